@@ -1,0 +1,135 @@
+"""Repository configuration: ``.pr-review/config.yml``, loaded and validated.
+
+Each stage owns its section model (``evidence.settings``, ``verifiers.settings`` ...);
+this module composes them, reads the YAML and turns validation errors into one clear
+message that names the file, the key path and what is allowed. A missing file means
+defaults. Unknown keys are errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pr_review.errors import ConfigError
+from pr_review.evidence.settings import (
+    ArtifactSettings,
+    InstructionSettings,
+    OversizeSettings,
+    RiskSettings,
+)
+from pr_review.verifiers.settings import VerifierSettings
+
+CONFIG_RELPATH = Path(".pr-review") / "config.yml"
+
+
+class Config(BaseModel):
+    """The whole repository configuration."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    subsystems: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="Subsystem name -> glob patterns; first match wins."
+    )
+    risk: RiskSettings = Field(default_factory=RiskSettings)
+    artifacts: ArtifactSettings = Field(default_factory=ArtifactSettings)
+    oversize: OversizeSettings = Field(default_factory=OversizeSettings)
+    instructions: InstructionSettings = Field(default_factory=InstructionSettings)
+    verifiers: VerifierSettings = Field(default_factory=VerifierSettings)
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate a config file; a missing file gives the defaults."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the configuration file ({exc}).") from exc
+    return parse_config(text, source=str(path))
+
+
+def parse_config(text: str, *, source: str) -> Config:
+    """Validate configuration text; ``source`` names it in error messages."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = ""
+        mark = getattr(exc, "problem_mark", None)
+        if mark is not None:
+            where = f" at line {mark.line + 1}, column {mark.column + 1}"
+        raise ConfigError(
+            f"{source}: not valid YAML{where}. Fix the syntax; see docs/configuration.md."
+        ) from exc
+    if data is None:
+        return Config()
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"{source}: the top level must be a mapping of sections "
+            f"(allowed: {', '.join(Config.model_fields)}), not {type(data).__name__}."
+        )
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc, source=source, model=Config)) from exc
+
+
+def describe_validation_error(
+    exc: ValidationError, *, source: str, model: type[BaseModel]
+) -> str:
+    """One message naming the file, each bad key path, and what is allowed there."""
+    problems = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        path = format_loc(loc) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            allowed = _allowed_keys(model, loc[:-1])
+            hint = f" (allowed here: {', '.join(allowed)})" if allowed else ""
+            problems.append(f"unknown key `{path}`{hint}")
+        else:
+            problems.append(f"`{path}`: {err['msg']}")
+    listing = "; ".join(problems)
+    return f"{source}: invalid configuration: {listing}. See docs/configuration.md."
+
+
+def format_loc(loc: Sequence[int | str]) -> str:
+    """``("risk", "overrides", 0, "lane")`` -> ``risk.overrides[0].lane``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _allowed_keys(model: type[BaseModel], loc: Sequence[int | str]) -> list[str]:
+    """Field names of the model reached by following ``loc`` from ``model``."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int) or current is None:
+            continue
+        field = current.model_fields.get(part) if _is_model(current) else None
+        if field is None:
+            return []
+        current = _model_in(field.annotation)
+    return list(current.model_fields) if _is_model(current) else []
+
+
+def _is_model(obj: object) -> bool:
+    return isinstance(obj, type) and issubclass(obj, BaseModel)
+
+
+def _model_in(annotation: Any) -> Any:
+    """The BaseModel class inside an annotation such as ``tuple[X, ...] | None``."""
+    if _is_model(annotation):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,79 @@
+"""Configuration of the evidence stage (``subsystems``, ``risk``, ``artifacts``, ``oversize``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pr_review.schema.enums import Lane
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RiskOverride(_Section):
+    """A path rule that raises the lane of any PR touching matching files."""
+
+    paths: tuple[str, ...] = Field(min_length=1, description="Glob patterns (``**`` allowed).")
+    lane: Literal[Lane.YELLOW, Lane.RED] = Field(description="Lane to raise to: yellow or red.")
+    reason: str = Field(default="", description="Shown as the factor's explanation.")
+
+
+class RiskSettings(_Section):
+    """How the lane is decided beyond the built-in signals."""
+
+    overrides: tuple[RiskOverride, ...] = ()
+    large_diff_lines: int = Field(
+        default=500, ge=1, description="Changed lines above which size is a moderate factor."
+    )
+    very_large_diff_lines: int = Field(
+        default=1000, ge=1, description="Changed lines above which size is a red factor."
+    )
+    multi_subsystem_count: int = Field(
+        default=3, ge=2, description="Distinct code subsystems at which the PR is red."
+    )
+    body_override: bool = Field(
+        default=True, description="Honour `risk: red|yellow` in the PR body (raise only)."
+    )
+
+
+class ArtifactRule(_Section):
+    """One required artifact for a lane."""
+
+    artifact: str
+    check: str = Field(
+        description="has_intent, has_tests, has_changelog, has_migration_guidance, "
+        "has_rollout_note or has_security_note."
+    )
+    required: bool = True
+    why_required: str = ""
+
+
+class ArtifactSettings(_Section):
+    """Per-lane artifact rules; a lane listed here replaces that lane's defaults."""
+
+    green: tuple[ArtifactRule, ...] | None = None
+    yellow: tuple[ArtifactRule, ...] | None = None
+    red: tuple[ArtifactRule, ...] | None = None
+
+
+class OversizeSettings(_Section):
+    """When a diff is too large for a reviewer model to take whole."""
+
+    max_diff_tokens: int = Field(
+        default=120_000, ge=1000, description="Estimated tokens of the raw diff above which "
+        "AI review is blocked and a split is recommended."
+    )
+    chars_per_token: float = Field(
+        default=3.5, gt=0, description="Characters per token used for the estimate."
+    )
+
+
+class InstructionSettings(_Section):
+    """How repository instructions are gathered into the pack."""
+
+    max_chars: int = Field(
+        default=20_000, ge=0, description="Cap on the concatenated instructions."
+    )

@@ -1,0 +1,51 @@
+"""Configuration of the verifiers stage (``verifiers``)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OutputFormat(StrEnum):
+    """How a custom command's output is parsed into findings."""
+
+    GENERIC = "generic"
+    SARIF = "sarif"
+    NONE = "none"
+
+
+class CustomVerifier(_Section):
+    """A repository-declared command; runs only in trusted mode."""
+
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    argv: tuple[str, ...] = Field(min_length=1, description="Command and arguments; no shell.")
+    timeout_seconds: float = Field(default=60, gt=0)
+    format: OutputFormat = OutputFormat.GENERIC
+    pass_files: bool = Field(
+        default=False, description="Append the PR's touched files (that exist) to argv."
+    )
+
+
+class BuiltinToggles(_Section):
+    """Which built-in verifiers run."""
+
+    ruff: bool = True
+    bandit: bool = True
+    secrets: bool = True
+    mypy: bool = True
+
+
+class VerifierSettings(_Section):
+    """Verifier timeouts, toggles and custom commands."""
+
+    enabled: bool = True
+    timeout_seconds: float = Field(default=60, gt=0, description="Per-verifier timeout.")
+    total_budget_seconds: float = Field(default=300, gt=0, description="Budget for all verifiers.")
+    max_parallel: int = Field(default=4, ge=1)
+    builtin: BuiltinToggles = Field(default_factory=BuiltinToggles)
+    custom: tuple[CustomVerifier, ...] = ()
