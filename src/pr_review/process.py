@@ -9,6 +9,7 @@ killed, so a tool's children die with it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -116,10 +117,8 @@ def run(
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill the process and every process in its session."""
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.kill()
 
 

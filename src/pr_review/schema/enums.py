@@ -130,7 +130,7 @@ class FactorSeverity(StrEnum):
 class VerifierStatus(StrEnum):
     """Outcome of one verifier run."""
 
-    PASS = "pass"
+    PASS = "pass"  # noqa: S105 (a verifier status, not a password)
     FAIL = "fail"
     WARN = "warn"
     SKIPPED = "skipped"

@@ -51,7 +51,8 @@ class CandidateFinding(Frozen):
     category: str | None = Field(default=None, description="added: e.g. security, style.")
     rule_id: str | None = Field(default=None, description="added: a verifier's rule code.")
     fingerprint: str | None = Field(
-        default=None, description="added: stable identity across reviews (file, cited code, category)."
+        default=None,
+        description="added: stable identity across reviews (file, cited code, category).",
     )
 
     @property

@@ -1,0 +1,75 @@
+"""The model seam every model-using stage codes against.
+
+:class:`StructuredModel` is implemented by the Anthropic gateway (``reviewers.gateway``,
+the only module importing ``anthropic``) and by in-memory fakes in tests. Reviewers, the
+synthesis tie-breaker, the grader and the comparator all call models through it, so they get
+structured output validated with pydantic, one corrective retry, usage and cost recording,
+and typed errors in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from pr_review.errors import ReviewerOutputInvalid, ReviewerUnavailable
+from pr_review.schema.run import ModelCall
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """One structured-output request."""
+
+    purpose: str
+    """Who is asking (``fresh_eyes``, ``challenger``, ``policy``, ``grader`` ...); recorded."""
+    model: str
+    system: str
+    """Instructions: written by us, never containing PR-authored text."""
+    prompt: str
+    """The request-specific part of the user turn (after the shared prefix)."""
+    shared_prefix: str | None = None
+    """Text shared by every call of a run (evidence pack + diff), sent first and marked for
+    prompt caching so the second and later calls read it from cache."""
+    tool_name: str = "submit"
+    tool_description: str = "Submit the structured result."
+    max_tokens: int = 8192
+
+
+@dataclass(frozen=True)
+class ModelResult(Generic[T]):
+    """A validated answer and every call it took (one, or two after a corrective retry)."""
+
+    value: T
+    calls: tuple[ModelCall, ...]
+
+
+class StructuredModel(Protocol):
+    """Anything that can answer a :class:`ModelRequest` with a validated ``output`` model."""
+
+    def complete(self, request: ModelRequest, output: type[T]) -> ModelResult[T]:
+        """Return the validated answer.
+
+        Raises :class:`ModelOutputInvalid` when the answer is still invalid after one
+        corrective retry, :class:`ModelUnavailable` when the API cannot be used.
+        """
+        ...
+
+
+class ModelOutputInvalid(ReviewerOutputInvalid):
+    """Structured output failed validation twice; carries the calls made."""
+
+    def __init__(self, message: str, *, calls: tuple[ModelCall, ...]) -> None:
+        super().__init__(message)
+        self.calls = calls
+
+
+class ModelUnavailable(ReviewerUnavailable):
+    """The API refused or could not be reached after the SDK's retries."""
+
+    def __init__(self, message: str, *, calls: tuple[ModelCall, ...] = ()) -> None:
+        super().__init__(message)
+        self.calls = calls

@@ -1,0 +1,85 @@
+"""What happened in a review run besides findings: reviewer calls, cost, timing.
+
+Filled by the reviewer stage, rendered by the packet, published by the Action.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from pr_review.schema.base import Frozen
+
+
+class ReviewerStatus(StrEnum):
+    """How one reviewer ended."""
+
+    RAN = "ran"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+class ModelCall(Frozen):
+    """One Messages API call, as recorded by the model gateway."""
+
+    reviewer: str
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    duration_ms: int = 0
+    cost_usd: float | None = None
+    """None when the model has no known price (we do not guess)."""
+    attempt: int = 1
+    """2 for the one corrective retry after invalid output."""
+    ok: bool = True
+    error: str | None = None
+
+
+class ReviewerRun(Frozen):
+    """One reviewer (fresh-eyes, challenger, policy verifiers, ...) in one review."""
+
+    name: str
+    status: ReviewerStatus
+    reason: str | None = None
+    """Why it was skipped or how it failed; for a run, what triggered it."""
+    model: str | None = None
+    calls: tuple[ModelCall, ...] = ()
+    findings_count: int = 0
+    dropped_count: int = 0
+    """Findings dropped because they pointed at files or lines not in the diff."""
+    duration_ms: int = 0
+
+
+class ReviewMeta(Frozen):
+    """Everything the packet's metadata section says about the run."""
+
+    reviewers: tuple[ReviewerRun, ...] = ()
+    wall_clock_ms: int = 0
+    context_isolation: str = Field(
+        default="Each reviewer saw only the evidence pack and the raw diff, in a separate "
+        "model call; no reviewer saw another's output.",
+    )
+    files_not_reviewed: tuple[str, ...] = ()
+    """Files no AI reviewer saw (oversized PR, or no patch from the source)."""
+    trust_mode: str = "trusted"
+
+    @property
+    def total_cost_usd(self) -> float | None:
+        """Sum of known call costs; None when any call had no known price."""
+        costs = [c.cost_usd for r in self.reviewers for c in r.calls]
+        if any(c is None for c in costs):
+            return None
+        return sum(c for c in costs if c is not None)
+
+    @property
+    def total_tokens(self) -> tuple[int, int]:
+        """(input incl. cache, output) tokens over all calls."""
+        calls = [c for r in self.reviewers for c in r.calls]
+        inp = sum(
+            c.input_tokens + c.cache_creation_input_tokens + c.cache_read_input_tokens
+            for c in calls
+        )
+        return inp, sum(c.output_tokens for c in calls)
