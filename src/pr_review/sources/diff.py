@@ -1,14 +1,42 @@
 """The diff model: unified diff text parsed with unidiff into our own frozen values.
 
 This is the only module that imports :mod:`unidiff`.
+
+How :func:`parse_diff` reads a diff:
+
+* The text is cut into one chunk per ``diff --git`` line (a hunk body line always starts with
+  `` ``, ``+``, ``-`` or ``\\``, so such a line is always a file boundary). Each chunk's
+  extended header (paths, modes, rename/copy, similarity, binary) is read by
+  :mod:`.diff_header`; unidiff parses only the hunks, one file at a time. Converting and
+  dropping each file's unidiff objects at once keeps peak memory below that of a whole
+  ``PatchSet``, and a file unidiff rejects costs only that file.
+* A chunk unidiff rejects (``UnidiffParseError``: a truncated or hand-edited patch) is kept as a
+  :class:`FileDiff` with ``patch_available=False``, no hunks, and insertions/deletions counted
+  leniently from its ``+``/``-`` lines; the reason is recorded in :attr:`Diff.problems`.
+* Text before the first ``diff --git`` line (or a whole diff without one: plain ``diff -u``
+  output) is handed to unidiff as is; its files are converted from unidiff's own fields.
+* Line text drops the line terminator, including the ``\\r`` of a CRLF line; counts are
+  those of ``git diff --numstat`` (binary files count 0 and have ``binary=True``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, cast
+
+from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchedFile, PatchSet
 
 from pr_review.schema.enums import ChangeType
+from pr_review.sources.diff_header import (
+    DEV_NULL,
+    GIT_HEADER,
+    FileHeader,
+    parse_header,
+    strip_prefix,
+    unquote_path,
+)
 
 
 class FileStatus(StrEnum):
@@ -109,6 +137,8 @@ class Diff:
     files: tuple[FileDiff, ...]
     raw: str
     """The unified diff text (decoded, undecodable bytes replaced)."""
+    problems: tuple[str, ...] = ()
+    """Parts of the text that could not be parsed, one line each (the files are still listed)."""
 
     @property
     def insertions(self) -> int:
@@ -134,6 +164,173 @@ def parse_diff(raw: str | bytes) -> Diff:
     Bytes are decoded as UTF-8 with replacement. Handles renames and copies (with and
     without content change), deletions, new empty files, binary files, mode-only changes,
     ``\\ No newline at end of file``, CRLF line endings, submodule pointer changes and an
-    empty diff.
+    empty diff. See the module docstring for what happens to a patch unidiff rejects.
     """
-    raise NotImplementedError("implemented in the foundation issue")
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    files: list[FileDiff] = []
+    problems: list[str] = []
+    for start, end in _chunks(text):
+        chunk = text[start:end]
+        if chunk.startswith(GIT_HEADER):
+            files.append(_git_file(chunk, problems))
+        elif chunk.strip():
+            files.extend(_plain_files(chunk, problems))
+    return Diff(files=tuple(files), raw=text, problems=tuple(problems))
+
+
+def _chunks(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of the text before the first file and of each file's chunk."""
+    starts = [0]
+    marker = "\n" + GIT_HEADER
+    pos = text.find(marker)
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = text.find(marker, pos + 1)
+    ends = [*starts[1:], len(text)]
+    return [(s, e) for s, e in zip(starts, ends, strict=True) if e > s]
+
+
+def _git_file(chunk: str, problems: list[str]) -> FileDiff:
+    """One ``diff --git`` chunk as a :class:`FileDiff`."""
+    header = parse_header(chunk)
+    path = header.new_path or header.old_path or ""
+    hunks: tuple[Hunk, ...] = ()
+    insertions = deletions = 0
+    patch_available = True
+    if header.has_hunks and not header.binary:
+        try:
+            patched = PatchSet(chunk)
+        except UnidiffParseError as exc:
+            problems.append(f"{path}: unparsable patch ({exc}); counted leniently, no hunks")
+            patch_available = False
+            insertions, deletions = _lenient_counts(chunk)
+        else:
+            for pfile in patched:
+                more, ins, dels = _hunks(pfile)
+                hunks += more
+                insertions += ins
+                deletions += dels
+    return FileDiff(
+        path=path,
+        status=_status(header),
+        hunks=hunks,
+        old_path=header.old_path if header.renamed or header.copied else None,
+        binary=header.binary,
+        old_mode=header.old_mode,
+        new_mode=header.new_mode,
+        submodule=_SUBMODULE in (header.old_mode, header.new_mode),
+        similarity=header.similarity,
+        patch_available=patch_available,
+        insertions=insertions,
+        deletions=deletions,
+    )
+
+
+_SUBMODULE = "160000"
+
+
+def _status(header: FileHeader) -> FileStatus:
+    if header.added:
+        return FileStatus.ADDED
+    if header.deleted:
+        return FileStatus.DELETED
+    if header.renamed:
+        return FileStatus.RENAMED
+    if header.copied:
+        return FileStatus.COPIED
+    return FileStatus.MODIFIED
+
+
+def _hunks(pfile: PatchedFile) -> tuple[tuple[Hunk, ...], int, int]:
+    """Convert one unidiff ``PatchedFile``'s hunks in a single pass over its lines.
+
+    Reads each unidiff ``Line``'s attributes once; unidiff's own ``added``/``removed``
+    properties recount on every call, so the counts are taken here.
+    """
+    hunks = []
+    insertions = deletions = 0
+    for uh in pfile:
+        added: list[tuple[int, str]] = []
+        removed: list[tuple[int, str]] = []
+        # unidiff types the numbers Optional; a +/- line always has its side's number.
+        for line in cast("list[Any]", uh):
+            kind = line.line_type
+            if kind == "+":
+                added.append((line.target_line_no, _strip_eol(line.value)))
+            elif kind == "-":
+                removed.append((line.source_line_no, _strip_eol(line.value)))
+        insertions += len(added)
+        deletions += len(removed)
+        hunks.append(
+            Hunk(
+                old_start=uh.source_start,
+                old_length=uh.source_length,
+                new_start=uh.target_start,
+                new_length=uh.target_length,
+                section=uh.section_header.rstrip("\r"),
+                added=tuple(added),
+                removed=tuple(removed),
+            )
+        )
+    return tuple(hunks), insertions, deletions
+
+
+def _strip_eol(value: str) -> str:
+    """The line's text without ``\\n`` or ``\\r\\n`` (git counts a CRLF line as one line)."""
+    if value.endswith("\n"):
+        value = value[:-1]
+    if value.endswith("\r"):
+        value = value[:-1]
+    return value
+
+
+def _lenient_counts(chunk: str) -> tuple[int, int]:
+    """``+``/``-`` lines after the first hunk header: counts for a patch unidiff rejected."""
+    body = chunk[chunk.find("\n@@ ") + 1 :]
+    insertions = deletions = 0
+    for line in body.split("\n"):
+        if line.startswith("+"):
+            insertions += 1
+        elif line.startswith("-"):
+            deletions += 1
+    return insertions, deletions
+
+
+def _plain_files(chunk: str, problems: list[str]) -> list[FileDiff]:
+    """Files of text without ``diff --git`` headers (``diff -u``), from unidiff's own fields."""
+    try:
+        patched = PatchSet(chunk)
+    except UnidiffParseError as exc:
+        problems.append(f"text outside any git file header could not be parsed ({exc})")
+        return []
+    files = []
+    for pfile in patched:
+        hunks, insertions, deletions = _hunks(pfile)
+        old = _plain_path(pfile.source_file)
+        new = _plain_path(pfile.target_file)
+        if old is None:
+            status = FileStatus.ADDED
+        elif new is None:
+            status = FileStatus.DELETED
+        elif old != new:
+            status = FileStatus.RENAMED
+        else:
+            status = FileStatus.MODIFIED
+        files.append(
+            FileDiff(
+                path=new or old or "",
+                status=status,
+                hunks=hunks,
+                old_path=old if status is FileStatus.RENAMED else None,
+                binary=bool(pfile.is_binary_file),
+                insertions=insertions,
+                deletions=deletions,
+            )
+        )
+    return files
+
+
+def _plain_path(name: str | None) -> str | None:
+    if not name or name == DEV_NULL:
+        return None
+    return strip_prefix(unquote_path(name.split("\t", 1)[0]))
