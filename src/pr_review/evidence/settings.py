@@ -17,8 +17,13 @@ class RiskOverride(_Section):
     """A path rule that raises the lane of any PR touching matching files."""
 
     paths: tuple[str, ...] = Field(min_length=1, description="Glob patterns (``**`` allowed).")
-    lane: Literal[Lane.YELLOW, Lane.RED] = Field(description="Lane to raise to: yellow or red.")
+    lane: Literal["yellow", "red"] = Field(description="Lane to raise to: yellow or red.")
     reason: str = Field(default="", description="Shown as the factor's explanation.")
+
+    @property
+    def raise_to(self) -> Lane:
+        """The lane this rule raises matching PRs to."""
+        return Lane(self.lane)
 
 
 class RiskSettings(_Section):

@@ -1,0 +1,23 @@
+"""HTTP routes of the order service."""
+
+import sqlite3
+
+from shop.auth.permissions import can_view_order
+from shop.db.orders import get_order, list_orders
+
+
+def order_detail(conn: sqlite3.Connection, user: dict[str, object], order_id: int) -> dict[str, object]:
+    """GET /orders/<id>."""
+    row = get_order(conn, order_id)
+    if row is None:
+        return {"status": 404}
+    return {"status": 200, "order": row}
+
+
+def my_orders(
+    conn: sqlite3.Connection, user: dict[str, object], params: dict[str, str]
+) -> dict[str, object]:
+    """GET /orders?sort=&direction=."""
+    sort = params.get("sort", "id")
+    direction = params.get("direction", "DESC")
+    return {"status": 200, "orders": list_orders(conn, str(user.get("name")), sort, direction)}

@@ -1,0 +1,18 @@
+"""Order storage."""
+
+import sqlite3
+
+
+def get_order(conn: sqlite3.Connection, order_id: int) -> tuple[object, ...] | None:
+    """One order by id."""
+    cur = conn.execute("SELECT id, customer, total FROM orders WHERE id = ?", (order_id,))
+    return cur.fetchone()
+
+
+def list_orders(
+    conn: sqlite3.Connection, customer: str, sort: str = "id", direction: str = "DESC"
+) -> list[tuple[object, ...]]:
+    """Every order of a customer, sorted as the caller asks."""
+    query = f"SELECT id, customer, total FROM orders WHERE customer = '{customer}' ORDER BY {sort} {direction}"
+    cur = conn.execute(query)
+    return cur.fetchall()

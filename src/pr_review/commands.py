@@ -1,0 +1,195 @@
+"""Handlers of the ``pr-review`` sub-commands: gather inputs, call the pipeline, write outputs.
+
+Each handler returns an exit code; errors propagate to ``cli.main``, the one boundary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from pr_review.config import CONFIG_RELPATH, Config, load_config, parse_config
+from pr_review.errors import UserError
+from pr_review.schema.enums import Lane, TrustMode
+from pr_review.sources.model import PullRequest
+
+POLICY_DIR = ".pr-review/verifiers/"
+
+
+def progress(message: str) -> None:
+    """Progress of long work, on stderr so stdout stays the result."""
+    print(f"pr-review: {message}", file=sys.stderr, flush=True)
+
+
+def read_body(args: argparse.Namespace) -> str:
+    """The PR description from ``--body`` or ``--body-file`` (empty when neither)."""
+    if args.body_file is not None:
+        try:
+            text: str = args.body_file.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise UserError(
+                f"cannot read --body-file {args.body_file}: {exc.strerror}. "
+                "Pass an existing file, or use --body."
+            ) from exc
+        return text
+    return str(args.body or "")
+
+
+def load_local_pr(args: argparse.Namespace) -> PullRequest:
+    """Read the PR named by ``--repo/--base/--head`` from local git."""
+    from pr_review.sources.git import read_local_pr
+
+    progress(f"reading {args.base}...{args.head} from {args.repo}")
+    return read_local_pr(
+        args.repo, args.base, args.head, title=args.title, body=read_body(args)
+    )
+
+
+def config_for(pr: PullRequest, explicit: Path | None) -> Config:
+    """``--config`` when given, else the BASE revision's ``.pr-review/config.yml``.
+
+    Reading the base keeps a PR from weakening its own review.
+    """
+    if explicit is not None:
+        if not explicit.is_file():
+            raise UserError(f"--config {explicit}: no such file. Pass an existing YAML file.")
+        return load_config(explicit)
+    text = pr.base_tree.read(CONFIG_RELPATH.as_posix())
+    if text is None:
+        return Config()
+    return parse_config(text, source=f"{pr.base_ref or 'base'}:{CONFIG_RELPATH.as_posix()}")
+
+
+def policy_files_of(pr: PullRequest) -> dict[str, str]:
+    """``.pr-review/verifiers/*.json`` of the base revision, name -> text."""
+    files: dict[str, str] = {}
+    for path in sorted(pr.base_tree.paths()):
+        if path.startswith(POLICY_DIR) and path.endswith(".json") and "/" not in path[
+            len(POLICY_DIR):
+        ]:
+            text = pr.base_tree.read(path)
+            if text is not None:
+                files[path[len(POLICY_DIR):]] = text
+    return files
+
+
+def trust_mode_of(args: argparse.Namespace) -> TrustMode:
+    """Local runs are trusted unless ``--untrusted`` says otherwise."""
+    return TrustMode.UNTRUSTED if args.untrusted else TrustMode.TRUSTED
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    """``pr-review pack``: the evidence pack as JSON."""
+    from pr_review.cli import write_text
+    from pr_review.pipeline import build_evidence
+
+    pr = load_local_pr(args)
+    config = config_for(pr, args.config)
+    pack = build_evidence(pr, config, trust_mode=trust_mode_of(args), progress=progress)
+    write_text(pack.model_dump_json(indent=2) + "\n", args.out)
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """``pr-review review``: the whole review of a local PR."""
+    from pr_review.cli import EXIT_LANE, write_text
+    from pr_review.packet.terminal import render_terminal
+    from pr_review.pipeline import model_from_env, run_review, write_outputs
+
+    pr = load_local_pr(args)
+    config = config_for(pr, args.config)
+    model, skip_reason = model_from_env(config, os.environ)
+    outcome = run_review(
+        pr,
+        config,
+        trust_mode=trust_mode_of(args),
+        model=model,
+        model_skip_reason=skip_reason,
+        policy_files=policy_files_of(pr),
+        progress=progress,
+    )
+    if args.out_dir is not None:
+        write_outputs(outcome, args.out_dir)
+        progress(f"wrote evidence-pack.json, findings.json, verdicts.json, packet.md to {args.out_dir}")
+    if args.sarif is not None:
+        write_text(json.dumps(outcome.sarif, indent=2) + "\n", args.sarif)
+    if args.format == "markdown":
+        sys.stdout.write(outcome.packet_markdown)
+    else:
+        color = sys.stdout.isatty() and not args.no_color and "NO_COLOR" not in os.environ
+        sys.stdout.write(render_terminal(outcome.pack, outcome.findings, outcome.meta, color=color))
+    if args.fail_on_lane is not None and outcome.pack.risk.lane.at_least(Lane(args.fail_on_lane)):
+        return EXIT_LANE
+    return 0
+
+
+def cmd_action(args: argparse.Namespace) -> int:
+    """``pr-review action``: the GitHub Action entry point."""
+    from pr_review.action import main as action_main
+
+    return action_main(os.environ)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """``pr-review eval``: measure a configuration on a labelled corpus."""
+    from pr_review.evaluation.cli import run_eval_command
+
+    return run_eval_command(args, progress=progress)
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """``pr-review schema NAME``: print a contract's JSON Schema."""
+    from pr_review.schema.export import schema_text
+
+    sys.stdout.write(schema_text(args.name))
+    return 0
+
+
+def cmd_verifiers_init(args: argparse.Namespace) -> int:
+    """``pr-review verifiers init``: write an example policy verifier file."""
+    from pr_review.reviewers.policy import write_example_verifier
+
+    path = write_example_verifier(args.dir)
+    progress(f"wrote {path}; edit it, then commit it to the base branch")
+    return 0
+
+
+def cmd_verifiers_extract(args: argparse.Namespace) -> int:
+    """``pr-review verifiers extract FILE...``: draft verifier files with the model."""
+    from pr_review.reviewers.policy import extract_verifiers, write_policy_files
+    from pr_review.pipeline import model_from_env
+
+    config = load_config(args.config) if args.config else Config()
+    model, reason = model_from_env(config, os.environ)
+    if model is None:
+        raise UserError(f"{reason}. Set ANTHROPIC_API_KEY to draft verifier files.")
+    texts = {}
+    for f in args.files:
+        try:
+            texts[str(f)] = f.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise UserError(f"cannot read {f}: {exc.strerror}.") from exc
+    drafts = extract_verifiers(texts, model, model_name=config.reviewers.model)
+    for path in write_policy_files(drafts, args.dir):
+        progress(f"drafted {path} — review it before committing")
+    return 0
+
+
+def cmd_verdicts_aggregate(args: argparse.Namespace) -> int:
+    """``pr-review verdicts aggregate DIR...``: the seed 000 roll-up."""
+    from pr_review.cli import write_text
+    from pr_review.evaluation.rollup import aggregate_verdicts, find_verdict_files
+
+    files = find_verdict_files(args.dirs)
+    if not files:
+        raise UserError(
+            f"no verdicts.json under {', '.join(map(str, args.dirs))}. Pass the directories "
+            "where review runs wrote their outputs."
+        )
+    aggregate = aggregate_verdicts(files)
+    write_text(aggregate.model_dump_json(indent=2) + "\n", args.out)
+    progress(f"rolled up {len(files)} verdict files into {args.out}")
+    return 0
