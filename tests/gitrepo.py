@@ -57,12 +57,15 @@ class GitRepo:
         repo.run("config", "core.autocrlf", "false")
         return repo
 
-    def run_bytes(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+    def run_bytes(
+        self, *args: str, check: bool = True, input_bytes: bytes | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
         """Run ``git args`` in the repository; raise with stderr when it fails and ``check``."""
         proc = subprocess.run(
             ["git", "-c", "core.quotePath=false", *args],
             cwd=self.path,
             env=git_env(),
+            input=input_bytes,
             capture_output=True,
             check=False,
         )

@@ -1,0 +1,235 @@
+"""The local git source: a pull request read from a repository on disk.
+
+The PR is ``base...head`` as GitHub shows it: the diff runs from the merge base of ``base`` and
+``head`` to ``head``, and its commits are ``base..head``. Every git command goes through
+:func:`git`, which calls :func:`pr_review.process.run` (argv list, timeout, a value back).
+Repository configuration must not change what we read, so diffs pin the options a user's
+config could otherwise flip (prefixes, renames, external diff drivers, textconv, colour,
+submodule format, quoting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pr_review import process
+from pr_review.errors import SourceError
+from pr_review.process import ProcessResult
+from pr_review.sources.diff import parse_diff
+from pr_review.sources.model import Commit, PullRequest
+from pr_review.sources.trailers import parse_trailers
+
+Runner = Callable[..., ProcessResult]
+"""The signature of :func:`pr_review.process.run` (argv, cwd=, timeout_s=)."""
+
+GIT_TIMEOUT_S = 120.0
+DIFF_OPTIONS = (
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "-M",
+    "--submodule=short",
+    "--ignore-submodules=none",
+    "--no-relative",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+)
+"""Options of every ``git diff`` we run (explicit, so user config cannot change the patch)."""
+_FIELD = "\x1f"
+_LOG_FORMAT = "%H%x1f%an%x1f%ae%x1f%cn%x1f%B"
+
+
+def git(repo: Path, *args: str, run: Runner = process.run) -> ProcessResult:
+    """Run ``git args`` in ``repo``; raise :class:`SourceError` only when git itself is unusable.
+
+    A non-zero exit is returned for the caller to interpret.
+    """
+    result = run(["git", "-c", "core.quotePath=false", *args], cwd=repo, timeout_s=GIT_TIMEOUT_S)
+    if result.start_error is not None:
+        raise SourceError(
+            f"cannot run git ({result.start_error}): install git and make sure it is on PATH"
+        )
+    if result.timed_out:
+        raise SourceError(
+            f"{result.describe()}: the repository may be very large or locked; try again"
+        )
+    return result
+
+
+def git_ok(repo: Path, *args: str, run: Runner = process.run) -> bytes:
+    """Standard output of ``git args``; a failure is a :class:`SourceError` naming the command."""
+    result = git(repo, *args, run=run)
+    if not result.ok:
+        raise SourceError(f"{result.describe()}: check that {repo} is a healthy git repository")
+    return result.stdout
+
+
+def read_local_pr(
+    repo: Path,
+    base: str,
+    head: str = "HEAD",
+    *,
+    title: str | None,
+    body: str,
+    run: Runner = process.run,
+) -> PullRequest:
+    """Read the pull request ``base...head`` from the repository at ``repo``.
+
+    ``title`` defaults to the head commit's subject. ``base_sha`` is the merge base (where the
+    diff starts, and the revision ``base_tree`` reads); ``author`` is the author of the first
+    commit of the range (the head commit's when the range is empty).
+    """
+    _check_repository(repo, run)
+    base_sha = _resolve(repo, base, run)
+    head_sha = _resolve(repo, head, run)
+    merge_base = _merge_base(repo, (base, head), (base_sha, head_sha), run)
+    raw = git_ok(repo, "diff", *DIFF_OPTIONS, merge_base, head_sha, "--", run=run)
+    commits = read_commits(repo, f"{base_sha}..{head_sha}", run=run)
+    head_commit = commits[-1] if commits else _head_commit(repo, head_sha, run)
+    return PullRequest(
+        title=title if title is not None else _subject(head_commit.message),
+        body=body,
+        diff=parse_diff(raw),
+        commits=commits,
+        base_tree=GitTree(repo, merge_base, run=run),
+        head_tree=GitTree(repo, head_sha, run=run),
+        author=(commits[0] if commits else head_commit).author_name or None,
+        base_ref=base,
+        head_ref=head,
+        base_sha=merge_base,
+        head_sha=head_sha,
+    )
+
+
+def read_commits(repo: Path, *revisions: str, run: Runner = process.run) -> tuple[Commit, ...]:
+    """Commits ``git log revisions`` lists, oldest first, with their trailers."""
+    out = git_ok(
+        repo,
+        "log",
+        "--reverse",
+        "--no-color",
+        "--no-show-signature",
+        "-z",
+        f"--format={_LOG_FORMAT}",
+        *revisions,
+        "--",
+        run=run,
+    )
+    return _parse_log(out.decode("utf-8", errors="replace"))
+
+
+def _parse_log(text: str) -> tuple[Commit, ...]:
+    """Commits from ``git log -z`` output in :data:`_LOG_FORMAT`."""
+    commits: list[Commit] = []
+    for record in text.split("\0"):
+        parts = record.split(_FIELD, 4)
+        if len(parts) == 5 and _is_sha(parts[0]):
+            sha, name, email, committer, message = parts
+            message = message.rstrip("\n")
+            commits.append(
+                Commit(
+                    sha=sha,
+                    author_name=name,
+                    author_email=email,
+                    message=message,
+                    trailers=parse_trailers(message),
+                    committer_name=committer,
+                )
+            )
+    return tuple(commits)
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def _subject(message: str) -> str:
+    return message.split("\n", 1)[0].strip()
+
+
+def _check_repository(repo: Path, run: Runner) -> None:
+    if not repo.is_dir():
+        raise SourceError(f"{repo} is not a directory: pass --repo pointing at a git checkout")
+    if not git(repo, "rev-parse", "--git-dir", run=run).ok:
+        raise SourceError(
+            f"{repo} is not a git repository: pass --repo pointing at a git checkout "
+            "(a directory with a .git), or run `git init` there first"
+        )
+
+
+def _resolve(repo: Path, ref: str, run: Runner) -> str:
+    """The commit sha ``ref`` names; a name git does not know is a :class:`SourceError`."""
+    result = git(
+        repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}", run=run
+    )
+    sha = result.text().strip()
+    if not result.ok or not _is_sha(sha):
+        raise SourceError(
+            f"unknown git ref {ref!r} in {repo}: check the name (`git branch -a`, `git tag`) "
+            f"or fetch it first (`git fetch origin {ref}`)"
+        )
+    return sha
+
+
+def _merge_base(repo: Path, refs: tuple[str, str], shas: tuple[str, str], run: Runner) -> str:
+    base, head = refs
+    result = git(repo, "merge-base", *shas, run=run)
+    sha = result.text().strip()
+    if result.returncode == 1 and not sha:
+        raise SourceError(
+            f"{base!r} and {head!r} have no common ancestor (unrelated histories): "
+            f"pass a --base that {head!r} was branched from"
+        )
+    if not result.ok or not _is_sha(sha):
+        raise SourceError(f"{result.describe()}: cannot find where {head!r} left {base!r}")
+    return sha
+
+
+def _head_commit(repo: Path, head_sha: str, run: Runner) -> Commit:
+    """The head commit alone (for a PR with no commits of its own)."""
+    commits = read_commits(repo, "--max-count=1", head_sha, run=run)
+    if not commits:
+        raise SourceError(f"cannot read commit {head_sha} in {repo}: the repository may be broken")
+    return commits[0]
+
+
+class GitTree:
+    """A :class:`~pr_review.sources.model.RepoTree` over one commit, read lazily and cached.
+
+    ``paths`` lists files (blobs, symlinks included; submodule entries excluded) with one
+    ``git ls-tree``; ``read`` runs ``git cat-file`` once per file and remembers the text.
+    The cache is the only state; the commit it reads never changes.
+    """
+
+    def __init__(self, repo: Path, sha: str, *, run: Runner = process.run) -> None:
+        self.repo = repo
+        self.sha = sha
+        self._run = run
+        self._paths: frozenset[str] | None = None
+        self._texts: dict[str, str | None] = {}
+
+    def __repr__(self) -> str:
+        return f"GitTree({str(self.repo)!r}, {self.sha!r})"
+
+    def paths(self) -> frozenset[str]:
+        """Every file path of the commit, repository-relative."""
+        if self._paths is None:
+            out = git_ok(self.repo, "ls-tree", "-r", "-z", "--full-tree", self.sha, run=self._run)
+            entries = out.decode("utf-8", errors="replace").split("\0")
+            self._paths = frozenset(
+                path
+                for meta, _, path in (entry.partition("\t") for entry in entries if entry)
+                if meta.split(" ")[1:2] == ["blob"]
+            )
+        return self._paths
+
+    def read(self, path: str) -> str | None:
+        """The file's text (undecodable bytes replaced); None when the commit has no such file."""
+        if path not in self._texts:
+            text = None
+            if path in self.paths():
+                result = git(self.repo, "cat-file", "blob", f"{self.sha}:{path}", run=self._run)
+                text = result.text() if result.ok else None
+            self._texts[path] = text
+        return self._texts[path]
