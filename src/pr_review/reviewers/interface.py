@@ -21,14 +21,37 @@ T = TypeVar("T", bound=BaseModel)
 
 
 @dataclass(frozen=True)
+class ToolSpec:
+    """A tool definition sent alongside the forced one, never chosen.
+
+    The Messages API caches the prefix in the order tools -> system -> messages, and any
+    difference in tool definitions invalidates all of it. Reviewers of one run therefore send
+    the same tool list (every output type of the run) and force their own with
+    ``tool_choice``; tool_choice changes only affect message-level cache entries.
+    """
+
+    name: str
+    description: str
+    output: type[BaseModel]
+
+
+@dataclass(frozen=True)
 class ModelRequest:
-    """One structured-output request."""
+    """One structured-output request.
+
+    Sent as: tools (the forced tool plus ``sibling_tools``, in a stable order), system
+    (``system``, then ``shared_prefix`` marked for caching), one user turn (``prompt``).
+    The shared prefix sits in the system blocks, not the user turn, so that calls forcing
+    different tools still read it from cache; PR-authored text inside it is fenced and
+    labelled as untrusted data by the code that builds it.
+    """
 
     purpose: str
     """Who is asking (``fresh_eyes``, ``challenger``, ``policy``, ``grader`` ...); recorded."""
     model: str
     system: str
-    """Instructions: written by us, never containing PR-authored text."""
+    """Instructions written by us, never PR-authored text. Keep it identical across the calls
+    of a run (role-specific instructions go in ``prompt``) so the cached prefix is shared."""
     prompt: str
     """The request-specific part of the user turn (after the shared prefix)."""
     shared_prefix: str | None = None
@@ -37,6 +60,8 @@ class ModelRequest:
     tool_name: str = "submit"
     tool_description: str = "Submit the structured result."
     max_tokens: int = 8192
+    sibling_tools: tuple[ToolSpec, ...] = ()
+    """Other tools of the run, sent unchanged so every call's tool list is byte-identical."""
 
 
 @dataclass(frozen=True)

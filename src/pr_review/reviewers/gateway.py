@@ -1,0 +1,316 @@
+"""The Anthropic model gateway: the only module that imports :mod:`anthropic`.
+
+Structured output is a forced tool whose ``input_schema`` is the pydantic model's JSON
+Schema. The answer is validated with pydantic; an invalid answer gets exactly one corrective
+retry (the validation error goes back as a ``tool_result`` with ``is_error``), then
+:class:`ModelOutputInvalid`. Nothing is repaired by pattern matching. Retries on 429, 5xx
+and 529 are the SDK's own (``max_retries``, honouring ``retry-after``); what is left after
+them becomes :class:`ModelUnavailable`. Every call, failed or not, is a :class:`ModelCall`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any, TypeVar
+
+import anthropic
+from anthropic.types import (
+    ContentBlockParam,
+    Message,
+    MessageParam,
+    TextBlockParam,
+    ToolChoiceToolParam,
+    ToolParam,
+)
+from pydantic import BaseModel, ValidationError
+
+from pr_review.reviewers.interface import (
+    ModelOutputInvalid,
+    ModelRequest,
+    ModelResult,
+    ModelUnavailable,
+    StructuredModel,
+    ToolSpec,
+)
+from pr_review.reviewers.settings import (
+    DEFAULT_PRICES,
+    ModelPrice,
+    ReviewerSettings,
+    call_cost,
+    price_for,
+)
+from pr_review.schema.run import ModelCall
+
+T = TypeVar("T", bound=BaseModel)
+
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+_MAX_ERROR_CHARS = 300
+
+ClientFactory = Callable[..., anthropic.Anthropic]
+
+
+class AnthropicGateway:
+    """:class:`StructuredModel` over the Anthropic Messages API."""
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str | None = None,
+        max_retries: int = 3,
+        timeout: float = 300.0,
+        prices: Mapping[str, ModelPrice] | None = None,
+        client_factory: ClientFactory = anthropic.Anthropic,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Build the SDK client; ``base_url=None`` lets the SDK apply its own resolution."""
+        self._client = client_factory(
+            api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout
+        )
+        self._prices = dict(prices) if prices is not None else dict(DEFAULT_PRICES)
+        self._clock = clock
+
+    @property
+    def base_url(self) -> str:
+        """Where requests go (for messages that name the endpoint)."""
+        return str(self._client.base_url)
+
+    def complete(self, request: ModelRequest, output: type[T]) -> ModelResult[T]:
+        """Ask once, correct once, validate; see the module docstring."""
+        calls: list[ModelCall] = []
+        messages: list[MessageParam] = [
+            {"role": "user", "content": [{"type": "text", "text": request.prompt}]}
+        ]
+        for attempt in (1, 2):
+            message = self._send(request, output, messages, attempt, calls)
+            tool_input, tool_id = _forced_tool_input(message, request.tool_name)
+            problem = _problem_without_tool(message, request.tool_name)
+            if tool_id is not None:
+                try:
+                    value = output.model_validate(tool_input)
+                except ValidationError as exc:
+                    problem = describe_validation_error(exc)
+                else:
+                    return ModelResult(value=value, calls=tuple(calls))
+            calls[-1] = calls[-1].model_copy(update={"ok": False, "error": f"invalid: {problem}"})
+            if attempt == 2:
+                raise ModelOutputInvalid(
+                    f"{request.purpose}: the model's output was invalid after one corrective "
+                    f"retry ({_clip(problem)})",
+                    calls=tuple(calls),
+                )
+            messages = _with_correction(request, message, tool_id, problem)
+        raise AssertionError("unreachable")  # pragma: no cover (the loop returns or raises)
+
+    def _send(
+        self,
+        request: ModelRequest,
+        output: type[BaseModel],
+        messages: list[MessageParam],
+        attempt: int,
+        calls: list[ModelCall],
+    ) -> Message:
+        """One Messages API call (with the SDK's retries); records it in ``calls``."""
+        started = self._clock()
+        choice: ToolChoiceToolParam = {
+            "type": "tool",
+            "name": request.tool_name,
+            "disable_parallel_tool_use": True,
+        }
+        try:
+            message: Message = self._client.messages.create(
+                model=request.model,
+                max_tokens=request.max_tokens,
+                system=_system_blocks(request),
+                messages=messages,
+                tools=_tools(request, output),
+                tool_choice=choice,
+            )
+        except anthropic.AnthropicError as exc:
+            reason = _unavailable_reason(exc, request.model, self.base_url)
+            calls.append(
+                ModelCall(
+                    reviewer=request.purpose,
+                    model=request.model,
+                    duration_ms=_ms(self._clock() - started),
+                    attempt=attempt,
+                    ok=False,
+                    error=reason,
+                )
+            )
+            raise ModelUnavailable(f"{request.purpose}: {reason}", calls=tuple(calls)) from exc
+        calls.append(self._record(request, message, attempt, self._clock() - started))
+        return message
+
+    def _record(
+        self, request: ModelRequest, message: Message, attempt: int, seconds: float
+    ) -> ModelCall:
+        usage = message.usage
+        tokens = {
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cache_creation_input_tokens": usage.cache_creation_input_tokens or 0,
+            "cache_read_input_tokens": usage.cache_read_input_tokens or 0,
+        }
+        return ModelCall(
+            reviewer=request.purpose,
+            model=request.model,
+            duration_ms=_ms(seconds),
+            cost_usd=call_cost(price_for(request.model, self._prices), **tokens),
+            attempt=attempt,
+            **tokens,
+        )
+
+
+def build_gateway(settings: ReviewerSettings, env: Mapping[str, str]) -> StructuredModel | None:
+    """The production model from the environment, or None when there is no API key.
+
+    ``ANTHROPIC_BASE_URL`` from ``env`` is honoured; without it the public API is used, so
+    the gateway depends on the mapping given and nothing else.
+    """
+    api_key = env.get("ANTHROPIC_API_KEY", "").strip()
+    if not api_key:
+        return None
+    return AnthropicGateway(
+        api_key,
+        base_url=env.get("ANTHROPIC_BASE_URL", "").strip() or DEFAULT_BASE_URL,
+        max_retries=settings.max_retries,
+        timeout=settings.timeout_seconds,
+        prices=settings.price_table(),
+    )
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Each problem as ``path: message``; input values are not echoed."""
+    parts = []
+    for err in exc.errors(include_url=False, include_input=False)[:20]:
+        path = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        parts.append(f"{path}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def _system_blocks(request: ModelRequest) -> list[TextBlockParam]:
+    blocks: list[TextBlockParam] = [{"type": "text", "text": request.system}]
+    if request.shared_prefix is not None:
+        blocks.append(
+            {
+                "type": "text",
+                "text": request.shared_prefix,
+                "cache_control": {"type": "ephemeral"},
+            }
+        )
+    return blocks
+
+
+def _tools(request: ModelRequest, output: type[BaseModel]) -> list[ToolParam]:
+    """The forced tool and its siblings, deduplicated and sorted by name (stable bytes)."""
+    specs = {s.name: s for s in request.sibling_tools}
+    specs[request.tool_name] = ToolSpec(request.tool_name, request.tool_description, output)
+    return [_tool_param(specs[name]) for name in sorted(specs)]
+
+
+def _tool_param(spec: ToolSpec) -> ToolParam:
+    return {
+        "name": spec.name,
+        "description": spec.description,
+        "input_schema": _schema(spec.output),
+    }
+
+
+@cache
+def _schema(output: type[BaseModel]) -> dict[str, Any]:
+    return output.model_json_schema()
+
+
+def _forced_tool_input(message: Message, tool_name: str) -> tuple[object, str | None]:
+    """The input of the first ``tool_use`` block naming our tool, and its id."""
+    for block in message.content:
+        if block.type == "tool_use" and block.name == tool_name:
+            return block.input, block.id
+    return None, None
+
+
+def _problem_without_tool(message: Message, tool_name: str) -> str:
+    if message.stop_reason == "max_tokens":
+        return f"the answer was cut off at max_tokens before `{tool_name}` was complete"
+    return f"no `{tool_name}` tool call in the answer (stop_reason {message.stop_reason})"
+
+
+def _with_correction(
+    request: ModelRequest, message: Message, tool_id: str | None, problem: str
+) -> list[MessageParam]:
+    """The first turn, the model's answer, and our correction of it."""
+    tool = request.tool_name
+    text = (
+        f"Your `{tool}` input did not validate: {problem}. Call `{tool}` again with the "
+        "complete, corrected input that matches its schema exactly."
+    )
+    prompt: TextBlockParam = {"type": "text", "text": request.prompt}
+    correction: TextBlockParam = {"type": "text", "text": text}
+    assistant = [b for b in (_echo(block) for block in message.content) if b is not None]
+    if not assistant:
+        # Nothing to answer to: restate the task with the correction in the same turn.
+        return [{"role": "user", "content": [prompt, correction]}]
+    reply: ContentBlockParam = correction
+    if tool_id is not None:
+        reply = {"type": "tool_result", "tool_use_id": tool_id, "is_error": True, "content": text}
+    return [
+        {"role": "user", "content": [prompt]},
+        {"role": "assistant", "content": assistant},
+        {"role": "user", "content": [reply]},
+    ]
+
+
+def _echo(block: object) -> ContentBlockParam | None:
+    """A response block as a request block (text and tool_use only)."""
+    kind = getattr(block, "type", None)
+    if kind == "text":
+        return {"type": "text", "text": str(getattr(block, "text", ""))}
+    if kind == "tool_use":
+        tool_input = getattr(block, "input", {})
+        return {
+            "type": "tool_use",
+            "id": str(getattr(block, "id", "")),
+            "name": str(getattr(block, "name", "")),
+            "input": tool_input if isinstance(tool_input, dict) else {},
+        }
+    return None
+
+
+# Most specific first: OverloadedError is an InternalServerError, APITimeoutError an
+# APIConnectionError.
+_REASONS: tuple[tuple[type[anthropic.AnthropicError], str], ...] = (
+    (anthropic.AuthenticationError, "the API key was rejected (401); check ANTHROPIC_API_KEY"),
+    (anthropic.PermissionDeniedError, "the API key may not use this model or endpoint (403)"),
+    (
+        anthropic.NotFoundError,
+        "model `{model}` or the endpoint was not found (404); check the model in the config",
+    ),
+    (anthropic.RateLimitError, "rate limited (429) after the SDK's retries; try again later"),
+    (anthropic.OverloadedError, "the API is overloaded (529) after the SDK's retries"),
+    (anthropic.APITimeoutError, "the request to {base_url} timed out"),
+    (
+        anthropic.APIConnectionError,
+        "could not connect to {base_url}; check ANTHROPIC_BASE_URL and the network",
+    ),
+)
+
+
+def _unavailable_reason(exc: anthropic.AnthropicError, model: str, base_url: str) -> str:
+    """What went wrong, and the fix where there is one."""
+    for kind, template in _REASONS:
+        if isinstance(exc, kind):
+            return template.format(model=model, base_url=base_url)
+    if isinstance(exc, anthropic.APIStatusError):
+        return f"the API answered {exc.status_code}: {_clip(exc.message)}"
+    return f"{type(exc).__name__}: {_clip(str(exc))}"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 1] + "…"
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))

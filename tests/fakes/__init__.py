@@ -1,0 +1,1 @@
+"""Loopback fakes of external services, shared by every test package."""
