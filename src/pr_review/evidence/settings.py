@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from pr_review.evidence.globs import compile_glob
 from pr_review.schema.enums import Lane
 
 
@@ -13,10 +14,22 @@ class _Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def _valid_glob(pattern: str) -> str:
+    """Reject a glob that cannot be compiled, so the config error names its key."""
+    compile_glob(pattern)
+    return pattern
+
+
+GlobPattern = Annotated[str, AfterValidator(_valid_glob)]
+"""A glob pattern validated at configuration load (``**`` allowed)."""
+SubsystemGlobs = dict[str, tuple[GlobPattern, ...]]
+"""Type of the top-level ``subsystems`` key: name -> globs, first match wins."""
+
+
 class RiskOverride(_Section):
     """A path rule that raises the lane of any PR touching matching files."""
 
-    paths: tuple[str, ...] = Field(min_length=1, description="Glob patterns (``**`` allowed).")
+    paths: tuple[GlobPattern, ...] = Field(min_length=1, description="Glob patterns (``**`` allowed).")
     lane: Literal["yellow", "red"] = Field(description="Lane to raise to: yellow or red.")
     reason: str = Field(default="", description="Shown as the factor's explanation.")
 
@@ -70,6 +83,10 @@ class OversizeSettings(_Section):
     max_diff_tokens: int = Field(
         default=120_000, ge=1000, description="Estimated tokens of the raw diff above which "
         "AI review is blocked and a split is recommended."
+    )
+    max_changed_lines: int = Field(
+        default=1000, ge=1, description="Changed lines (insertions + deletions) above which one "
+        "review cannot cover the PR well; AI review is blocked and a split is recommended."
     )
     chars_per_token: float = Field(
         default=3.5, gt=0, description="Characters per token used for the estimate."

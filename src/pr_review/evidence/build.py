@@ -1,0 +1,112 @@
+"""``build_pack``: the evidence stage's entry point, composing every section of the pack."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from pr_review.config import Config
+from pr_review.evidence.artifacts import ArtifactInputs, missing_artifacts
+from pr_review.evidence.authorship import authorship
+from pr_review.evidence.codeowners import owner_rules, read_codeowners
+from pr_review.evidence.content import scan_all
+from pr_review.evidence.hotspots import hotspots
+from pr_review.evidence.instructions import repo_instructions
+from pr_review.evidence.issues import linked_issues
+from pr_review.evidence.neutral import analyse
+from pr_review.evidence.oversize import blocker, oversize
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.related_tests import related_tests
+from pr_review.evidence.risk import RiskInputs, assess
+from pr_review.evidence.subsystems import compile_subsystems, subsystem_of
+from pr_review.schema.pack import (
+    Context,
+    Diff,
+    DiffStats,
+    EvidencePack,
+    PullRequestInfo,
+    TouchedFile,
+    Verification,
+)
+from pr_review.sources.model import PullRequest
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def build_pack(
+    pr: PullRequest,
+    config: Config,
+    *,
+    verification: Verification | None = None,
+    now: Callable[[], datetime] = _utc_now,
+    clock: Callable[[], float] = time.monotonic,
+) -> EvidencePack:
+    """Build the evidence pack of ``pr``; ``verification`` comes from the verifier stage."""
+    started = clock()
+    files = pr.diff.files
+    paths = [f.path for f in files]
+    touched = frozenset(paths)
+    kinds = {f.path: classify(f.path) for f in files}
+    codeowners = read_codeowners(pr.base_tree)
+    configured = compile_subsystems(config.subsystems)
+    subsystems = {p: subsystem_of(p, configured, codeowners) for p in paths}
+
+    neutral = analyse(files, pr.base_tree, pr.head_tree)
+    code_paths = frozenset(p for p, k in kinds.items() if k not in {PathKind.DOCS, PathKind.TEST})
+    scans = scan_all(files, code_paths - neutral.neutral)
+    risk = assess(RiskInputs(files, kinds, subsystems, neutral, scans, pr.body, config.risk))
+
+    size = oversize(pr.diff.raw, files, subsystems, config.oversize)
+    changed = pr.diff.insertions + pr.diff.deletions
+    block = blocker(size, changed, config.oversize)
+    issues = linked_issues(f"{pr.title}\n{pr.body}", repository=pr.repository, details=pr.issues)
+    head_paths = pr.head_tree.paths()
+    tests = related_tests([p for p in paths if kinds[p] is PathKind.CODE and p in head_paths],
+                          head_paths, touched)
+    missing = missing_artifacts(
+        risk.lane, config.artifacts,
+        ArtifactInputs(pr.body, issues, tests, risk.factors, touched, pr.base_tree.paths()),
+    )
+    diff = Diff(
+        stats=DiffStats(files_changed=len(files), insertions=pr.diff.insertions,
+                        deletions=pr.diff.deletions),
+        touched_files=tuple(
+            TouchedFile(path=f.path, change_type=f.change_type, subsystem=subsystems[f.path],
+                        insertions=f.insertions, deletions=f.deletions, old_path=f.old_path,
+                        binary=f.binary, patch_available=f.patch_available)
+            for f in files
+        ),
+        subsystems=tuple(sorted(set(subsystems.values()))),
+        raw_diff=pr.diff.raw,
+        oversize=size,
+    )
+    context = Context(
+        linked_issues=issues,
+        related_tests=tests,
+        owners=owner_rules(codeowners, paths),
+        repo_instructions=repo_instructions(pr.base_tree, max_chars=config.instructions.max_chars),
+    )
+    return EvidencePack(
+        generated_at=now().astimezone(UTC).isoformat().replace("+00:00", "Z"),
+        wall_clock_ms=max(0, round((clock() - started) * 1000)),
+        pr=_pr_info(pr),
+        authorship=authorship(pr.commits),
+        diff=diff,
+        context=context,
+        risk=risk,
+        verification=verification or Verification(),
+        hotspots=hotspots(scans, kinds, risk.factors),
+        missing_artifacts=missing,
+        blockers=(block,) if block else (),
+    )
+
+
+def _pr_info(pr: PullRequest) -> PullRequestInfo:
+    return PullRequestInfo(
+        number=pr.number, title=pr.title, description=pr.body, labels=pr.labels, url=pr.url,
+        author=pr.author, base_ref=pr.base_ref, head_ref=pr.head_ref, base_sha=pr.base_sha,
+        head_sha=pr.head_sha,
+    )

@@ -1,0 +1,153 @@
+"""Which changed files cannot alter behaviour: comments, formatting and pure renames.
+
+For each file the code tokens of the removed lines (read from the base file with comments
+and docstrings blanked out) are compared with those of the added lines (from the head file).
+Equal sequences mean only comments, docstrings, whitespace or line wrapping changed. Equal
+length with differences only at identifiers means a rename; the renames of the whole PR must
+then form one consistent one-to-one substitution, every old name must be gone from the head
+tree and every new name absent from the base tree (no call site left behind, no collision).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
+from pr_review.evidence.paths import PathKind, classify, extension
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+MAX_TREE_FILES = 5000
+MAX_FILE_CHARS = 2_000_000
+
+
+@dataclass(frozen=True)
+class Neutrality:
+    """Result of the cosmetic analysis of a PR."""
+
+    neutral: frozenset[str]
+    """Paths whose change cannot alter behaviour."""
+    renames: tuple[tuple[str, str], ...] = ()
+    """Consistent identifier renames (old, new) the decision relied on."""
+    reasons: dict[str, str] = field(default_factory=dict)
+    """Why a code file that looked cosmetic is not (rename inconsistent, old name left...)."""
+    tree_checked: bool = True
+    """False when the trees were too large to confirm renames completely."""
+
+
+def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutrality:
+    """Decide, for the PR's code and config files, which changes are cosmetic."""
+    neutral: set[str] = set()
+    renamed_files: dict[str, list[tuple[str, str]]] = {}
+    reasons: dict[str, str] = {}
+    for f in files:
+        kind = classify(f.path)
+        if kind in {PathKind.DOCS, PathKind.TEST}:
+            continue
+        pairs = _file_renames(f, base, head)
+        if pairs is None:
+            continue
+        if pairs:
+            renamed_files[f.path] = pairs
+        else:
+            neutral.add(f.path)
+    if not renamed_files:
+        return Neutrality(frozenset(neutral))
+    mapping, problem = _consistent([p for ps in renamed_files.values() for p in ps])
+    checked = True
+    if problem is None:
+        problem, checked = _tree_problem(mapping, base, head, renamed_files)
+    if problem is not None:
+        reasons = dict.fromkeys(renamed_files, problem)
+        return Neutrality(frozenset(neutral), reasons=reasons, tree_checked=checked)
+    neutral.update(renamed_files)
+    return Neutrality(frozenset(neutral), tuple(sorted(mapping.items())), tree_checked=checked)
+
+
+def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[tuple[str, str]] | None:
+    """[] when cosmetic, the identifier pairs when a pure rename, None when code changed."""
+    if f.binary or not f.patch_available or f.mode_changed or f.submodule:
+        return None
+    old_path = f.old_path or f.path
+    old_code = _code_lines(base.read(old_path), old_path, [n for h in f.hunks for n, _ in h.removed],
+                           [t for h in f.hunks for _, t in h.removed])
+    new_code = _code_lines(head.read(f.path), f.path, [n for h in f.hunks for n, _ in h.added],
+                           [t for h in f.hunks for _, t in h.added])
+    if f.status is FileStatus.DELETED and old_code.strip():
+        return None
+    old_tokens, new_tokens = tokens(old_code), tokens(new_code)
+    pairs: list[tuple[str, str]] = []
+    if f.status is FileStatus.RENAMED and f.old_path:
+        old_stem, new_stem = PurePosixPath(f.old_path).stem, PurePosixPath(f.path).stem
+        if old_stem != new_stem:
+            pairs.append((old_stem, new_stem))
+    if old_tokens == new_tokens:
+        return pairs
+    if len(old_tokens) != len(new_tokens):
+        return None
+    for old, new in zip(old_tokens, new_tokens, strict=True):
+        if old == new:
+            continue
+        if not (is_identifier(old) and is_identifier(new)):
+            return None
+        pairs.append((old, new))
+    return pairs
+
+
+def _code_lines(text: str | None, path: str, numbers: list[int], fallback: list[str]) -> str:
+    """The changed lines' code, comments blanked using the whole file when it is readable."""
+    if text is not None and len(text) <= MAX_FILE_CHARS:
+        code = strip_comments(text, path).splitlines()
+        if all(0 < n <= len(code) for n in numbers):
+            return "\n".join(code[n - 1] for n in numbers)
+    return strip_comments("\n".join(fallback), path)
+
+
+def _consistent(pairs: Iterable[tuple[str, str]]) -> tuple[dict[str, str], str | None]:
+    forward: dict[str, str] = {}
+    backward: dict[str, str] = {}
+    for old, new in pairs:
+        if forward.setdefault(old, new) != new:
+            return forward, f"`{old}` is renamed inconsistently ({forward[old]} and {new})"
+        if backward.setdefault(new, old) != old:
+            return forward, f"`{new}` replaces two different names ({backward[new]} and {old})"
+    return forward, None
+
+
+def _tree_problem(
+    mapping: dict[str, str], base: RepoTree, head: RepoTree, renamed: dict[str, list[tuple[str, str]]]
+) -> tuple[str | None, bool]:
+    """An old name still used in the head tree, or a new name already used in the base tree."""
+    exts = {extension(p) for p in renamed}
+    old_names = _word_regex(mapping)
+    new_names = _word_regex(dict((v, k) for k, v in mapping.items()))
+    head_hit, head_ok = _first_use(head, exts, old_names)
+    if head_hit:
+        return f"`{head_hit[1]}` is still referenced in {head_hit[0]} after the rename", head_ok
+    base_hit, base_ok = _first_use(base, exts, new_names)
+    if base_hit:
+        return f"`{base_hit[1]}` already existed in {base_hit[0]} before the rename", base_ok
+    return None, head_ok and base_ok
+
+
+def _word_regex(mapping: dict[str, str]) -> re.Pattern[str]:
+    names = sorted(mapping, key=len, reverse=True)
+    return re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])")
+
+
+def _first_use(
+    tree: RepoTree, exts: set[str], pattern: re.Pattern[str]
+) -> tuple[tuple[str, str] | None, bool]:
+    paths = sorted(p for p in tree.paths() if extension(p) in exts)
+    complete = len(paths) <= MAX_TREE_FILES
+    for path in paths[:MAX_TREE_FILES]:
+        text = tree.read(path)
+        if text is None or len(text) > MAX_FILE_CHARS:
+            continue
+        match = pattern.search(strip_comments(text, path))
+        if match:
+            return (path, match.group(1)), complete
+    return None, complete

@@ -1,0 +1,115 @@
+"""What a path is: documentation, test, dependency manifest, infrastructure, code.
+
+Everything is decided on whole path segments and file names, never on substrings, so
+``settle.py`` is not a TTL and ``clock.py`` is not a lock.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from pathlib import PurePosixPath
+
+GENERIC_ROOTS = frozenset(
+    {"src", "lib", "app", "apps", "pkg", "internal", "cmd", "packages", "source", "main",
+     "java", "kotlin", "python", "go", "ts", "js", "server", "client"}
+)
+"""Directory names that say nothing about what the code does."""
+
+DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".adoc", ".txt", ".rdoc", ".org"})
+DOC_DIRS = frozenset({"docs", "doc", "documentation", "man", "website"})
+DOC_NAMES = frozenset(
+    {"readme", "changelog", "changes", "history", "license", "licence", "copying", "authors",
+     "contributors", "notice", "code_of_conduct", "contributing", "security"}
+)
+TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__"})
+_TEST_FILE = re.compile(
+    r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec)\.[cm]?[jt]sx?$"
+    r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$)"
+)
+MANIFESTS = frozenset(
+    {"requirements.txt", "pyproject.toml", "setup.py", "setup.cfg", "pipfile", "pipfile.lock",
+     "poetry.lock", "uv.lock", "package.json", "package-lock.json", "yarn.lock",
+     "pnpm-lock.yaml", "go.mod", "go.sum", "cargo.toml", "cargo.lock", "gemfile",
+     "gemfile.lock", "pom.xml", "build.gradle", "build.gradle.kts", "composer.json",
+     "composer.lock", "mix.exs", "environment.yml"}
+)
+_REQUIREMENTS = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
+INFRA_DIRS = frozenset(
+    {"terraform", "helm", "k8s", "kubernetes", "charts", "deploy", "deployment", "deployments",
+     "infra", "infrastructure", "ansible", "kustomize", "manifests", ".circleci", "cdk"}
+)
+_INFRA_FILE = re.compile(
+    r"(?:\.(?:tf|tfvars|hcl)$|^dockerfile(?:\..+)?$|.+\.dockerfile$|^docker-compose[\w.-]*\.ya?ml$"
+    r"|^compose\.ya?ml$|^\.gitlab-ci\.yml$|^jenkinsfile$|^procfile$|^chart\.yaml$"
+    r"|^values[\w.-]*\.ya?ml$|^azure-pipelines\.ya?ml$|^cloudbuild\.ya?ml$|^serverless\.ya?ml$)"
+)
+CONFIG_EXTENSIONS = frozenset({".yml", ".yaml", ".toml", ".ini", ".cfg", ".conf", ".json",
+                               ".properties", ".env", ".xml"})
+
+
+class PathKind(StrEnum):
+    """The role of a file, in the order they are tested."""
+
+    DOCS = "docs"
+    TEST = "test"
+    MANIFEST = "manifest"
+    INFRA = "infra"
+    CONFIG = "config"
+    CODE = "code"
+
+
+def segments(path: str) -> tuple[str, ...]:
+    """Lower-cased directory segments of ``path`` (without the file name)."""
+    return tuple(p.lower() for p in PurePosixPath(path).parts[:-1])
+
+
+def classify(path: str) -> PathKind:
+    """The :class:`PathKind` of ``path``."""
+    name = PurePosixPath(path).name.lower()
+    dirs = segments(path)
+    stem, ext = _split(name)
+    if is_manifest(path):
+        return PathKind.MANIFEST
+    if is_infra(path):
+        return PathKind.INFRA
+    if is_test(path):
+        return PathKind.TEST
+    if ext in DOC_EXTENSIONS or stem in DOC_NAMES or (dirs and dirs[0] in DOC_DIRS):
+        return PathKind.DOCS
+    if ext in CONFIG_EXTENSIONS or name.startswith(".env"):
+        return PathKind.CONFIG
+    return PathKind.CODE
+
+
+def is_test(path: str) -> bool:
+    """Test code or test data: a test directory segment or a test file name."""
+    name = PurePosixPath(path).name
+    return bool(TEST_DIRS.intersection(segments(path))) or _TEST_FILE.match(name) is not None
+
+
+def is_manifest(path: str) -> bool:
+    """A dependency manifest or lock file."""
+    name = PurePosixPath(path).name.lower()
+    return name in MANIFESTS or _REQUIREMENTS.match(name) is not None
+
+
+def is_infra(path: str) -> bool:
+    """Infrastructure or CI definition (Terraform, k8s/Helm, Dockerfiles, workflows)."""
+    name = PurePosixPath(path).name.lower()
+    dirs = segments(path)
+    if len(dirs) >= 2 and dirs[0] == ".github" and dirs[1] == "workflows":
+        return True
+    return _INFRA_FILE.search(name) is not None or bool(INFRA_DIRS.intersection(dirs))
+
+
+def extension(path: str) -> str:
+    """Lower-cased extension with its dot (``""`` when none)."""
+    return _split(PurePosixPath(path).name.lower())[1]
+
+
+def _split(name: str) -> tuple[str, str]:
+    stem, dot, ext = name.rpartition(".")
+    if not dot or not stem:
+        return name, ""
+    return stem, "." + ext

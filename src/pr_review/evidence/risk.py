@@ -1,0 +1,220 @@
+"""The risk lane: factors from what the diff does, then lane, confidence and overrides.
+
+Green only when no file's change can alter behaviour (docs, tests, comments, formatting,
+pure renames). Any other code change is at least yellow; red when a factor says so. Low
+confidence raises the lane one step. Overrides only raise. Every factor names its files,
+its severity and why, so the lane is explainable from the factors alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.content import FileScan
+from pr_review.evidence.globs import GlobError, compile_glob
+from pr_review.evidence.neutral import Neutrality
+from pr_review.evidence.paths import PathKind, segments
+from pr_review.evidence.rules import CATEGORIES
+from pr_review.evidence.settings import RiskSettings
+from pr_review.evidence.subsystems import code_subsystems
+from pr_review.schema.enums import Confidence, FactorSeverity, Lane
+from pr_review.schema.pack import Risk, RiskFactor
+from pr_review.sources.diff import FileDiff
+
+RED = FactorSeverity.RED
+MODERATE = FactorSeverity.MODERATE
+_BODY_OVERRIDE = re.compile(r"(?im)^\W*risk\s*:\s*\**\s*(red|yellow)\b")
+_PATH_SIGNALS: tuple[tuple[frozenset[str], str, FactorSeverity, str], ...] = (
+    (frozenset({"migrations", "migration", "migrate", "alembic", "flyway", "liquibase"}), "migration",
+     RED, "schema or data migration files change"),
+    (frozenset({"auth", "authn", "authz", "permissions", "permission", "acl", "rbac", "security",
+                "oauth", "saml", "iam", "sessions"}), "auth-sensitive-path",
+     MODERATE, "code in an authentication or authorization area changes"),
+    (frozenset({"secrets", "credentials", "certs", "keys"}), "secrets-path",
+     RED, "files in a secrets or credentials area change"),
+)
+MONEY_MIN_LINES = 2
+
+
+@dataclass(frozen=True)
+class RiskInputs:
+    """Everything the lane decision reads."""
+
+    files: Sequence[FileDiff]
+    kinds: Mapping[str, PathKind]
+    subsystems: Mapping[str, str]
+    neutral: Neutrality
+    scans: Mapping[str, FileScan]
+    body: str
+    settings: RiskSettings
+
+
+def assess(inputs: RiskInputs) -> Risk:
+    """Compute the lane, confidence and factors."""
+    behavioural = [f for f in inputs.files if _behavioural(f, inputs)]
+    factors = _merge(
+        _kind_factors(behavioural, inputs)
+        + _path_factors(behavioural)
+        + _content_factors(inputs, {f.path for f in behavioural})
+        + _size_factors(behavioural, inputs.settings)
+        + _subsystem_factors(behavioural, inputs)
+    )
+    lane = _lane(factors)
+    confidence = _confidence(factors, inputs, behavioural)
+    escalated = confidence is Confidence.LOW and lane is not Lane.RED
+    if escalated:
+        lane = lane.next_up()
+    risk = Risk(lane=lane, confidence=confidence, factors=tuple(factors),
+                escalated_for_low_confidence=escalated)
+    return _overrides(risk, inputs)
+
+
+def _behavioural(f: FileDiff, inputs: RiskInputs) -> bool:
+    kind = inputs.kinds[f.path]
+    return kind not in {PathKind.DOCS, PathKind.TEST} and f.path not in inputs.neutral.neutral
+
+
+def _kind_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
+    table = {
+        PathKind.CODE: ("logic-change", MODERATE, "code changes that can alter behaviour"),
+        PathKind.CONFIG: ("config-change", MODERATE, "configuration values change"),
+        PathKind.MANIFEST: ("dependency-manifest", MODERATE, "dependencies or their versions change"),
+        PathKind.INFRA: ("infra-deploy", RED, "infrastructure, deployment or CI definitions change"),
+    }
+    out = []
+    for kind, (name, severity, why) in table.items():
+        paths = [f.path for f in files if inputs.kinds[f.path] is kind]
+        if paths:
+            reason = inputs.neutral.reasons.get(paths[0])
+            text = f"{why} ({reason})" if reason else why
+            out.append(RiskFactor(factor=name, files=tuple(paths), severity=severity, why=text))
+    return out
+
+
+def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
+    out = []
+    for names, factor, severity, why in _PATH_SIGNALS:
+        paths = [f.path for f in files if names.intersection(segments(f.path))
+                 or (factor == "migration" and f.path.lower().endswith(".sql"))]
+        if paths:
+            out.append(RiskFactor(factor=factor, files=tuple(paths), severity=severity, why=why))
+    return out
+
+
+def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
+    out: list[RiskFactor] = []
+    for category in CATEGORIES:
+        policy = category.policy
+        for path, scan in inputs.scans.items():
+            if path not in behavioural and not policy.any_file:
+                continue
+            added = scan.added.get(category.name, [])
+            removed = scan.removed.get(category.name, [])
+            if category.name == "money" and len({h.line for h in added}) + len({h.line for h in removed}) < MONEY_MIN_LINES:
+                continue
+            severity = policy.both if added and removed else policy.added if added else policy.removed if removed else None
+            if severity is None:
+                continue
+            rule = category.rules[(added or removed)[0].rule]
+            side = "changed" if added and removed else "added" if added else "removed"
+            line = (added or removed)[0].line
+            why = f"{rule.why} {side} (line {line}{'' if added else ' of the base file'})"
+            out.append(RiskFactor(factor=policy.factor, files=(path,), severity=severity, why=why))
+        if category.name == "shared-resource-contention":
+            out += _check_then_act(inputs, behavioural)
+    return out
+
+
+def _check_then_act(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
+    return [
+        RiskFactor(factor="check-then-act", files=(path,), severity=RED,
+                   why=f"a shared store is read then written non-atomically (line {scan.check_then_act[0]}): "
+                       "concurrent requests can interleave between the check and the act")
+        for path, scan in inputs.scans.items() if path in behavioural and scan.check_then_act
+    ]
+
+
+def _size_factors(files: list[FileDiff], settings: RiskSettings) -> list[RiskFactor]:
+    changed = sum(f.insertions + f.deletions for f in files)
+    paths = tuple(f.path for f in files)
+    if changed > settings.very_large_diff_lines:
+        return [RiskFactor(factor="large-diff", files=paths, severity=RED,
+                           why=f"{changed} behaviour-changing lines (> {settings.very_large_diff_lines})")]
+    if changed > settings.large_diff_lines:
+        return [RiskFactor(factor="large-diff", files=paths, severity=MODERATE,
+                           why=f"{changed} behaviour-changing lines (> {settings.large_diff_lines})")]
+    return []
+
+
+def _subsystem_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
+    names = code_subsystems(inputs.subsystems[f.path] for f in files)
+    if len(names) < inputs.settings.multi_subsystem_count:
+        return []
+    paths = tuple(f.path for f in files if inputs.subsystems[f.path] in names)
+    return [RiskFactor(factor="multi-subsystem", files=paths, severity=RED,
+                       why=f"behaviour changes span {len(names)} subsystems: {', '.join(names)}")]
+
+
+def _merge(factors: list[RiskFactor]) -> list[RiskFactor]:
+    """One factor per (name, severity), files and reasons combined in order."""
+    merged: dict[tuple[str, FactorSeverity], RiskFactor] = {}
+    for factor in factors:
+        key = (factor.factor, factor.severity)
+        if key not in merged:
+            merged[key] = factor
+            continue
+        old = merged[key]
+        files = old.files + tuple(p for p in factor.files if p not in old.files)
+        why = old.why if factor.why in old.why else f"{old.why}; {factor.files[0]}: {factor.why}"
+        merged[key] = RiskFactor(factor=old.factor, files=files, severity=old.severity, why=why)
+    return sorted(merged.values(), key=lambda f: (f.severity is not RED, f.factor))
+
+
+def _lane(factors: Sequence[RiskFactor]) -> Lane:
+    if any(f.severity is RED for f in factors):
+        return Lane.RED
+    return Lane.YELLOW if factors else Lane.GREEN
+
+
+def _confidence(factors: Sequence[RiskFactor], inputs: RiskInputs, behavioural: list[FileDiff]) -> Confidence:
+    if any(f.severity is RED for f in factors):
+        return Confidence.HIGH
+    unreadable = [f for f in behavioural if f.binary or not f.patch_available]
+    if unreadable or not inputs.neutral.tree_checked:
+        return Confidence.LOW
+    if len({f.factor for f in factors}) >= 3:
+        return Confidence.LOW
+    if factors or inputs.neutral.renames:
+        return Confidence.MEDIUM
+    return Confidence.HIGH
+
+
+def _overrides(risk: Risk, inputs: RiskInputs) -> Risk:
+    lane, sources, factors = risk.lane, [], list(risk.factors)
+    paths = [f.path for f in inputs.files]
+    for index, rule in enumerate(inputs.settings.overrides):
+        matched = [p for p in paths if any(_glob_matches(g, p) for g in rule.paths)]
+        if matched:
+            lane = lane.raised_to(Lane(rule.lane))
+            sources.append(f".pr-review/config.yml: risk.overrides[{index}]")
+            factors.append(RiskFactor(factor=f"override:{','.join(rule.paths)}", files=tuple(matched),
+                                      severity=RED if Lane(rule.lane) is Lane.RED else MODERATE,
+                                      why=rule.reason or f"repository rule raises to {rule.lane}"))
+    match = _BODY_OVERRIDE.search(inputs.body) if inputs.settings.body_override else None
+    if match:
+        lane = lane.raised_to(Lane(match.group(1).lower()))
+        sources.append("PR description")
+    applied = bool(sources)
+    return risk.model_copy(update={
+        "lane": lane, "factors": tuple(factors), "override_applied": applied,
+        "override_source": "; ".join(sources) if applied else None,
+    })
+
+
+def _glob_matches(pattern: str, path: str) -> bool:
+    try:
+        return compile_glob(pattern).matches(path)
+    except GlobError:
+        return False
