@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from pr_review.schema.enums import VerifierSeverity
 
 
 class _Section(BaseModel):
@@ -29,6 +31,17 @@ class CustomVerifier(_Section):
     pass_files: bool = Field(
         default=False, description="Append the PR's touched files (that exist) to argv."
     )
+    default_severity: VerifierSeverity = Field(
+        default=VerifierSeverity.ERROR,
+        description="Severity of a generic-format finding whose message names no level.",
+    )
+
+
+class ToolConfigSource(StrEnum):
+    """Which revision the tools' own configuration files are read from."""
+
+    BASE = "base"
+    HEAD = "head"
 
 
 class BuiltinToggles(_Section):
@@ -49,3 +62,16 @@ class VerifierSettings(_Section):
     max_parallel: int = Field(default=4, ge=1)
     builtin: BuiltinToggles = Field(default_factory=BuiltinToggles)
     custom: tuple[CustomVerifier, ...] = ()
+    tool_config: ToolConfigSource = Field(
+        default=ToolConfigSource.BASE,
+        description="Revision whose pyproject.toml, setup.cfg, ruff.toml, mypy.ini, .bandit "
+        "and tox.ini configure the tools: base, so a PR cannot weaken its own checks.",
+    )
+
+    @model_validator(mode="after")
+    def _unique_custom_names(self) -> VerifierSettings:
+        names = [c.name for c in self.custom]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"custom verifier names must be unique: {', '.join(dupes)}")
+        return self

@@ -1,0 +1,188 @@
+"""The built-in static verifiers for Python: ruff (lint), bandit (security), mypy (types).
+
+Each reads the touched ``.py`` files from the workspace (head side) and the base versions of
+the modified ones (base side), so scoping can tell new problems from old ones. None of them
+executes the code it checks. Their configuration is the repository's (from the config tree),
+with the options that could write files or run code overridden on the command line.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pr_review.schema.enums import TrustMode
+from pr_review.verifiers.model import (
+    Category,
+    Checked,
+    Context,
+    Deadline,
+    Outcome,
+    RawFinding,
+    Skipped,
+    TimedOut,
+)
+from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
+from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
+from pr_review.verifiers.sides import Side, run_tool
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+def python_files(paths: Sequence[str]) -> tuple[str, ...]:
+    """The Python sources among ``paths``."""
+    return tuple(p for p in paths if p.endswith(PYTHON_SUFFIXES))
+
+
+ArgvFor = Callable[[Side, Path], list[str]]
+"""``(side, report file) -> tool arguments``."""
+Parse = Callable[[str, Path], tuple[RawFinding, ...]]
+
+
+def two_sided(
+    ctx: Context, deadline: Deadline, tool: str, *, module: str, argv_for: ArgvFor, parse: Parse
+) -> Outcome:
+    """Run a tool on the head files, then on the base files, and parse both."""
+    head_files = python_files(ctx.head_files)
+    if not head_files:
+        return Skipped("no Python files touched")
+    prefix = ctx.locate(module, tool)
+    if prefix is None:
+        return Skipped(f"{tool} is not installed (neither `python -m {module}` nor on PATH)")
+    results: list[tuple[RawFinding, ...]] = []
+    sides = [Side(ctx.workspace.head, head_files, "head")]
+    base_files = python_files(ctx.base_files)
+    if base_files:
+        sides.append(Side(ctx.workspace.base, base_files, "base"))
+    for side in sides:
+        outcome = run_tool(
+            ctx, deadline, tool, side=side, argv_for=_bind(prefix, argv_for, side), parse=parse
+        )
+        if not isinstance(outcome, tuple):
+            return _with_files(outcome, head_files)
+        results.append(outcome)
+    base = results[1] if len(results) > 1 else ()
+    return Checked(results[0], base, head_files)
+
+
+def _bind(prefix: tuple[str, ...], argv_for: ArgvFor, side: Side) -> Callable[[Path], list[str]]:
+    def argv(out: Path) -> list[str]:
+        return [*prefix, *argv_for(side, out)]
+
+    return argv
+
+
+def _with_files(outcome: Skipped | TimedOut, files: tuple[str, ...]) -> Skipped | TimedOut:
+    return type(outcome)(outcome.reason, files)
+
+
+def _toml_has(ctx: Context, name: str, table: str) -> bool:
+    text = ctx.config_tree.read(name)
+    if text is None:
+        return False
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return isinstance(data.get("tool", {}).get(table), dict)
+
+
+@dataclass(frozen=True)
+class Ruff:
+    """``ruff check``: lint with the repository's ruff configuration."""
+
+    timeout_seconds: float
+    name: str = "ruff"
+    category: Category = Category.LINT
+
+    def check(self, ctx: Context, deadline: Deadline) -> Outcome:
+        """Lint the touched Python files on both sides."""
+        config = next(
+            (n for n in ("ruff.toml", ".ruff.toml") if ctx.config_tree.read(n) is not None), None
+        )
+        if config is None and _toml_has(ctx, "pyproject.toml", "ruff"):
+            config = "pyproject.toml"
+
+        def argv(side: Side, out: Path) -> list[str]:
+            # --no-cache and --output-file override config keys that would write elsewhere;
+            # --force-exclude honours the repository's excludes for explicitly passed files.
+            chosen = ["--config", str(side.root / config)] if config else ["--isolated"]
+            return ["check", "--no-cache", "--exit-zero", "--force-exclude",
+                    "--output-format", "json", "--output-file", str(out),
+                    *chosen, "--", *side.files]  # fmt: skip
+
+        return two_sided(ctx, deadline, "ruff", module="ruff", argv_for=argv, parse=parse_ruff)
+
+
+@dataclass(frozen=True)
+class Bandit:
+    """``bandit``: security linter, with the repository's bandit configuration if any."""
+
+    timeout_seconds: float
+    name: str = "bandit"
+    category: Category = Category.SECURITY
+
+    def check(self, ctx: Context, deadline: Deadline) -> Outcome:
+        """Scan the touched Python files on both sides."""
+        config: list[str] = []
+        if _toml_has(ctx, "pyproject.toml", "bandit"):
+            config = ["-c", "pyproject.toml"]
+        elif ctx.config_tree.read(".bandit") is not None:
+            config = ["--ini", ".bandit"]
+
+        def argv(side: Side, out: Path) -> list[str]:
+            return ["-q", "-f", "json", "-o", str(out), *config, "--", *side.files]
+
+        def parse(text: str, root: Path) -> tuple[RawFinding, ...]:
+            findings, errors = parse_bandit(text, root)
+            if errors and not findings:
+                raise OutputError("bandit could not parse: " + "; ".join(errors[:3]))
+            return findings
+
+        return two_sided(ctx, deadline, "bandit", module="bandit", argv_for=argv, parse=parse)
+
+
+@dataclass(frozen=True)
+class Mypy:
+    """``mypy``, only when the repository configures it.
+
+    Trusted mode uses the repository's configuration file as is; untrusted mode a sanitized
+    copy without plugins, executables or report outputs (see :mod:`.mypy_config`).
+    """
+
+    timeout_seconds: float
+    name: str = "mypy"
+    category: Category = Category.TYPE
+
+    def check(self, ctx: Context, deadline: Deadline) -> Outcome:
+        """Type-check the touched Python files on both sides."""
+        found = find_mypy_config(ctx.config_tree)
+        if found is None:
+            return Skipped(
+                "mypy is not configured in this repository (no [tool.mypy] in pyproject.toml, "
+                "no mypy.ini or .mypy.ini, no [mypy] in setup.cfg)"
+            )
+        safe: Path | None = None
+        if ctx.trust_mode is TrustMode.UNTRUSTED:
+            safe = ctx.workspace.tmp / "mypy-sanitized.ini"
+            safe.write_text(sanitized_ini(found), encoding="utf-8")
+        cache = ctx.workspace.tmp / "mypy-cache"
+
+        def argv(side: Side, _out: Path) -> list[str]:
+            config = safe if safe is not None else side.root / found.path
+            # Our environment's site-packages are not the project's: without them imports
+            # of third-party code resolve the same way on every machine (ignored, as Any).
+            return ["-O", "json", "--config-file", str(config), "--follow-imports=silent",
+                    "--ignore-missing-imports", "--no-site-packages", "--cache-dir", str(cache),
+                    "--no-color-output", "--", *side.files]  # fmt: skip
+
+        def parse(text: str, root: Path) -> tuple[RawFinding, ...]:
+            findings = parse_mypy(text, root)
+            blocking = [f for f in findings if f.line is None]
+            if blocking:
+                raise OutputError(f"mypy stopped: {blocking[0].message}")
+            return findings
+
+        return two_sided(ctx, deadline, "mypy", module="mypy", argv_for=argv, parse=parse)

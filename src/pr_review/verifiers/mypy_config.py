@@ -1,0 +1,132 @@
+"""Whether a repository configures mypy, and a safe copy of that configuration.
+
+mypy runs only when the repository configures it (``[tool.mypy]`` in pyproject.toml,
+``mypy.ini``, ``.mypy.ini``, or ``[mypy]`` in setup.cfg): its findings are only meaningful
+under the strictness the project chose.
+
+A mypy configuration can make mypy execute repository-named code: ``plugins`` imports
+modules (a path into the checkout works), ``python_executable`` is run to find
+site-packages, and report options write files. In trusted mode the repository's file is
+used as is. In untrusted mode it is rewritten: only options on :data:`SAFE_OPTIONS` (checks
+and strictness flags) are copied, global and per-module, into an ini file in the workspace.
+"""
+
+from __future__ import annotations
+
+import configparser
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pr_review.sources.model import RepoTree
+
+SAFE_OPTIONS = frozenset(
+    {
+        "python_version", "platform", "always_true", "always_false",
+        "ignore_missing_imports", "follow_untyped_imports", "namespace_packages",
+        "explicit_package_bases",
+        "disallow_any_unimported", "disallow_any_expr", "disallow_any_decorated",
+        "disallow_any_explicit", "disallow_any_generics", "disallow_subclassing_any",
+        "disallow_untyped_calls", "untyped_calls_exclude", "disallow_untyped_defs",
+        "disallow_incomplete_defs", "check_untyped_defs", "disallow_untyped_decorators",
+        "implicit_optional", "strict_optional",
+        "warn_redundant_casts", "warn_unused_ignores", "warn_no_return", "warn_return_any",
+        "warn_unreachable", "ignore_errors",
+        "allow_untyped_globals", "allow_redefinition", "allow_redefinition_new",
+        "local_partial_types", "disable_error_code", "enable_error_code", "extra_checks",
+        "implicit_reexport", "strict_concatenate", "strict_equality", "strict_bytes", "strict",
+        "enable_incomplete_feature",
+    }
+)  # fmt: skip
+"""Options that only change what mypy checks; nothing here imports, runs or writes."""
+
+
+@dataclass(frozen=True)
+class MypyConfig:
+    """Where the repository's mypy configuration is and what it says."""
+
+    path: str
+    """Repository-relative file holding it."""
+    global_options: Mapping[str, Any]
+    per_module: tuple[tuple[str, Mapping[str, Any]], ...]
+    """``(module pattern, options)`` for each override section."""
+
+
+def find_mypy_config(tree: RepoTree) -> MypyConfig | None:
+    """The repository's mypy configuration, in mypy's own precedence order, or None."""
+    for name in ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"):
+        text = tree.read(name)
+        if text is None:
+            continue
+        found = _from_toml(text, name) if name.endswith(".toml") else _from_ini(text, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _from_toml(text: str, name: str) -> MypyConfig | None:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    section = data.get("tool", {}).get("mypy")
+    if not isinstance(section, dict):
+        return None
+    overrides = []
+    for item in section.get("overrides", ()):
+        if not isinstance(item, dict):
+            continue
+        modules = item.get("module", ())
+        for module in [modules] if isinstance(modules, str) else modules:
+            opts = {k: v for k, v in item.items() if k != "module"}
+            overrides.append((str(module), opts))
+    options = {k: v for k, v in section.items() if k != "overrides"}
+    return MypyConfig(name, options, tuple(overrides))
+
+
+def _from_ini(text: str, name: str) -> MypyConfig | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text, source=name)
+    except configparser.Error:
+        return None
+    if not parser.has_section("mypy"):
+        return None
+    overrides = [
+        (module.strip(), dict(parser.items(section)))
+        for section in parser.sections()
+        if section.startswith("mypy-")
+        for module in section.removeprefix("mypy-").split(",")
+    ]
+    return MypyConfig(name, dict(parser.items("mypy")), tuple(overrides))
+
+
+def _ini_value(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, (str, int, float)):
+        return str(value).replace("\n", " ")
+    return None
+
+
+def _safe_lines(options: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for key, value in options.items():
+        norm = key.replace("-", "_").strip()
+        text = _ini_value(value)
+        if norm in SAFE_OPTIONS and text is not None:
+            lines.append(f"{norm} = {text}")
+    return lines
+
+
+def sanitized_ini(config: MypyConfig) -> str:
+    """An ini file with only the safe options of ``config`` (global and per module)."""
+    out = ["[mypy]", *_safe_lines(config.global_options)]
+    for module, options in config.per_module:
+        if not module or any(c in module for c in "[]\n"):
+            continue
+        out += ["", f"[mypy-{module}]", *_safe_lines(options)]
+    return "\n".join(out) + "\n"

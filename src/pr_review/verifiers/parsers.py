@@ -1,0 +1,332 @@
+"""One parser per tool output format, each turning text into :class:`RawFinding` values.
+
+Tool output is validated with pydantic (it is a trust boundary: a tool run on hostile code
+can print anything). A parser raises :class:`OutputError` when the output is not what the
+tool documents; the caller reports that as a skipped run with the reason, never a crash.
+Exit codes are not used as signals: findings decide.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path, PurePosixPath
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from pr_review.schema.enums import VerifierSeverity
+from pr_review.verifiers.model import RawFinding
+
+
+class OutputError(ValueError):
+    """The tool's output could not be parsed."""
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+def repo_path(name: str, root: Path) -> str:
+    """A tool's file name as a ``/``-separated path relative to ``root`` (where it ran)."""
+    if name.startswith("file://"):
+        name = name.removeprefix("file://")
+    p = Path(name)
+    if p.is_absolute():
+        for base in (root, root.resolve()):
+            if p.is_relative_to(base):
+                return p.relative_to(base).as_posix()
+        return p.as_posix()
+    return PurePosixPath(name.replace("\\", "/")).as_posix().removeprefix("./")
+
+
+def _load_json(text: str, tool: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise OutputError(f"{tool} output is not JSON ({exc.msg} at char {exc.pos})") from exc
+
+
+M = TypeVar("M")
+
+
+def _validate(adapter: TypeAdapter[M], data: Any, tool: str) -> M:
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise OutputError(f"{tool} output has an unexpected shape: {first['msg']}") from exc
+
+
+# ruff ----------------------------------------------------------------------------------
+
+
+class _RuffLocation(_Loose):
+    row: int
+    column: int = 0
+
+
+class _RuffItem(_Loose):
+    code: str | None = None
+    message: str
+    filename: str
+    location: _RuffLocation | None = None
+    end_location: _RuffLocation | None = None
+
+
+_RUFF = TypeAdapter(list[_RuffItem])
+
+# Rules whose hits are defects rather than style: pyflakes and syntax/runtime errors.
+_RUFF_ERROR_PREFIXES = ("F", "E9", "PLE")
+
+
+def parse_ruff(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """``ruff check --output-format json``."""
+    items = _validate(_RUFF, _load_json(text or "[]", "ruff"), "ruff")
+    out = []
+    for item in items:
+        code = item.code
+        # A syntax error is the most certain error there is (no code in older ruff).
+        is_error = (
+            code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
+        )
+        out.append(
+            RawFinding(
+                path=repo_path(item.filename, root),
+                line=item.location.row if item.location else None,
+                end_line=item.end_location.row if item.end_location else None,
+                rule_id=code or "syntax-error",
+                message=item.message,
+                severity=VerifierSeverity.ERROR if is_error else VerifierSeverity.WARNING,
+            )
+        )
+    return tuple(out)
+
+
+# bandit --------------------------------------------------------------------------------
+
+
+class _BanditItem(_Loose):
+    filename: str
+    line_number: int
+    line_range: tuple[int, ...] = ()
+    test_id: str
+    test_name: str = ""
+    issue_text: str
+    issue_severity: str
+    issue_confidence: str
+
+
+class _BanditError(_Loose):
+    filename: str
+    reason: str
+
+
+class _BanditReport(_Loose):
+    results: tuple[_BanditItem, ...] = ()
+    errors: tuple[_BanditError, ...] = ()
+
+
+_BANDIT = TypeAdapter(_BanditReport)
+_BANDIT_SEVERITY = {
+    "HIGH": VerifierSeverity.ERROR,
+    "MEDIUM": VerifierSeverity.WARNING,
+    "LOW": VerifierSeverity.INFO,
+}
+
+
+def parse_bandit(text: str, root: Path) -> tuple[tuple[RawFinding, ...], tuple[str, ...]]:
+    """``bandit -f json``: findings, and the files bandit could not parse (with why)."""
+    report = _validate(_BANDIT, _load_json(text, "bandit"), "bandit")
+    findings = tuple(
+        RawFinding(
+            path=repo_path(r.filename, root),
+            line=r.line_number,
+            end_line=max(r.line_range) if r.line_range else None,
+            rule_id=r.test_id,
+            message=f"{r.issue_text} ({r.test_name}; severity {r.issue_severity.lower()}, "
+            f"confidence {r.issue_confidence.lower()})",
+            severity=_BANDIT_SEVERITY.get(r.issue_severity.upper(), VerifierSeverity.WARNING),
+        )
+        for r in report.results
+    )
+    errors = tuple(f"{repo_path(e.filename, root)}: {e.reason}" for e in report.errors)
+    return findings, errors
+
+
+# mypy ----------------------------------------------------------------------------------
+
+
+class _MypyItem(_Loose):
+    file: str
+    line: int
+    end_line: int | None = None
+    message: str
+    code: str | None = None
+    severity: str
+
+
+_MYPY = TypeAdapter(_MypyItem)
+
+
+def parse_mypy(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """``mypy -O json``: one JSON object per line; notes are dropped (they annotate errors)."""
+    out = []
+    for raw in text.splitlines():
+        if not raw.strip().startswith("{"):
+            continue
+        item = _validate(_MYPY, _load_json(raw, "mypy"), "mypy")
+        if item.severity != "error":
+            continue
+        out.append(
+            RawFinding(
+                path=repo_path(item.file, root),
+                line=item.line if item.line > 0 else None,
+                end_line=item.end_line if item.end_line and item.end_line > 0 else None,
+                rule_id=item.code or "misc",
+                message=item.message,
+                severity=VerifierSeverity.ERROR,
+            )
+        )
+    return tuple(out)
+
+
+# detect-secrets ------------------------------------------------------------------------
+
+
+class _SecretHit(_Loose):
+    type: str
+    filename: str
+    line_number: int
+
+
+class _SecretsReport(_Loose):
+    results: dict[str, tuple[_SecretHit, ...]] = Field(default_factory=dict)
+
+
+_SECRETS = TypeAdapter(_SecretsReport)
+
+
+def parse_detect_secrets(text: str, root: Path) -> tuple[tuple[str, int, str], ...]:
+    """``detect-secrets scan``: ``(path, line, detector type)``; values are never kept."""
+    report = _validate(_SECRETS, _load_json(text, "detect-secrets"), "detect-secrets")
+    return tuple(
+        (repo_path(hit.filename, root), hit.line_number, hit.type)
+        for hits in report.results.values()
+        for hit in hits
+    )
+
+
+# generic `file:line[:col]: message` ----------------------------------------------------
+
+_GENERIC = re.compile(
+    r"^(?P<file>[^\s:][^:\n]*?):(?P<line>\d+)(?::(?P<col>\d+))?(?::\d+(?::\d+)?)?:\s*(?P<msg>\S.*)$"
+)
+_LEVEL = re.compile(r"^(?P<level>error|warning|warn|note|info)\s*:\s*", re.IGNORECASE)
+_CODE_FIRST = re.compile(r"^(?P<code>[A-Z][A-Z0-9]*[-_]?\d+)\b\s*")
+_CODE_LAST = re.compile(r"\s*\[(?P<code>[A-Za-z][\w.-]*)\]$")
+
+_LEVELS = {
+    "error": VerifierSeverity.ERROR,
+    "warning": VerifierSeverity.WARNING,
+    "warn": VerifierSeverity.WARNING,
+    "note": VerifierSeverity.INFO,
+    "info": VerifierSeverity.INFO,
+}
+
+
+def parse_generic(
+    text: str, root: Path, default: VerifierSeverity = VerifierSeverity.ERROR
+) -> tuple[RawFinding, ...]:
+    """Lines like ``file:line[:col]: [error|warning:] [CODE] message [code]``; others ignored."""
+    out = []
+    for raw in text.splitlines():
+        m = _GENERIC.match(raw.strip())
+        if m is None:
+            continue
+        msg = m["msg"].strip()
+        severity = default
+        if (lm := _LEVEL.match(msg)) is not None:
+            severity = _LEVELS[lm["level"].lower()]
+            msg = msg[lm.end() :]
+        code = None
+        if (cm := _CODE_LAST.search(msg)) is not None:
+            code, msg = cm["code"], msg[: cm.start()]
+        elif (cm := _CODE_FIRST.match(msg)) is not None:
+            code, msg = cm["code"], msg[cm.end() :]
+        out.append(
+            RawFinding(repo_path(m["file"], root), int(m["line"]), None, code, msg, severity)
+        )
+    return tuple(out)
+
+
+# SARIF 2.1.0 ---------------------------------------------------------------------------
+
+
+class _Region(_Loose):
+    startLine: int | None = None  # noqa: N815 - SARIF's own field names
+    endLine: int | None = None  # noqa: N815 - idem
+
+
+class _ArtifactLocation(_Loose):
+    uri: str = ""
+
+
+class _Physical(_Loose):
+    artifactLocation: _ArtifactLocation = Field(default_factory=_ArtifactLocation)  # noqa: N815 - SARIF
+    region: _Region = Field(default_factory=_Region)
+
+
+class _Location(_Loose):
+    physicalLocation: _Physical | None = None  # noqa: N815 - SARIF
+
+
+class _Message(_Loose):
+    text: str = ""
+
+
+class _Result(_Loose):
+    ruleId: str | None = None  # noqa: N815 - SARIF
+    level: str = "warning"
+    message: _Message = Field(default_factory=_Message)
+    locations: tuple[_Location, ...] = ()
+
+
+class _Run(_Loose):
+    results: tuple[_Result, ...] = ()
+
+
+class _Sarif(_Loose):
+    runs: tuple[_Run, ...] = ()
+
+
+_SARIF = TypeAdapter(_Sarif)
+_SARIF_LEVELS = {
+    "error": VerifierSeverity.ERROR,
+    "warning": VerifierSeverity.WARNING,
+    "note": VerifierSeverity.INFO,
+    "none": VerifierSeverity.INFO,
+}
+
+
+def parse_sarif(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """SARIF 2.1.0: every result with a physical location becomes a finding."""
+    log = _validate(_SARIF, _load_json(text, "SARIF"), "SARIF")
+    out = []
+    for run in log.runs:
+        for result in run.results:
+            physical = next((loc.physicalLocation for loc in result.locations
+                             if loc.physicalLocation is not None), None)
+            if physical is None or not physical.artifactLocation.uri:
+                continue
+            out.append(
+                RawFinding(
+                    path=repo_path(physical.artifactLocation.uri, root),
+                    line=physical.region.startLine,
+                    end_line=physical.region.endLine,
+                    rule_id=result.ruleId,
+                    message=result.message.text,
+                    severity=_SARIF_LEVELS.get(result.level, VerifierSeverity.WARNING),
+                )
+            )
+    return tuple(out)

@@ -1,0 +1,160 @@
+"""``run_verifiers``: materialize the PR's files, run every verifier in parallel, scope, summarize.
+
+Verifiers run concurrently (``max_parallel`` threads; each mostly waits on its subprocess)
+under a per-verifier timeout and a total budget: a verifier that would start after the
+budget is spent is skipped with that reason, and a running one gets at most what is left.
+A verifier that times out is killed with its children (``process.run`` kills the process
+group) and reported; the others go on. Statuses come from the scoped findings, never from
+exit codes: ``fail`` when one has error severity, ``warn`` when the worst is a warning.
+The summary counts timeouts as skipped, as the seed's tile does.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from pr_review import process
+from pr_review.schema.enums import TrustMode, VerifierStatus
+from pr_review.schema.pack import Verification, VerificationSummary, VerifierRun
+from pr_review.sources.model import PullRequest
+from pr_review.verifiers.builtin import Bandit, Mypy, Ruff
+from pr_review.verifiers.custom import CustomCommand
+from pr_review.verifiers.model import (
+    Context,
+    Deadline,
+    Locator,
+    Outcome,
+    Runner,
+    Skipped,
+    Verifier,
+)
+from pr_review.verifiers.outcome import to_run
+from pr_review.verifiers.scope import DiffScope
+from pr_review.verifiers.secrets import Secrets
+from pr_review.verifiers.settings import ToolConfigSource, VerifierSettings
+from pr_review.verifiers.stage import Materialized, materialize_pr
+from pr_review.verifiers.tools import command_env, locate_tool, tool_env
+from pr_review.verifiers.workspace import Workspace
+
+Clock = Callable[[], float]
+
+
+def select_verifiers(settings: VerifierSettings, *, checkout_ready: bool) -> tuple[Verifier, ...]:
+    """The enabled built-ins, then the declared commands, in a fixed order."""
+    timeout = settings.timeout_seconds
+    toggles = settings.builtin
+    chosen: list[Verifier] = []
+    if toggles.ruff:
+        chosen.append(Ruff(timeout))
+    if toggles.bandit:
+        chosen.append(Bandit(timeout))
+    if toggles.secrets:
+        chosen.append(Secrets(timeout))
+    if toggles.mypy:
+        chosen.append(Mypy(timeout))
+    chosen.extend(CustomCommand(spec, checkout_ready) for spec in settings.custom)
+    return tuple(chosen)
+
+
+def run_verifiers(
+    pr: PullRequest,
+    settings: VerifierSettings,
+    *,
+    trust_mode: TrustMode,
+    run: Runner = process.run,
+    tmp_root: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+    locate: Locator = locate_tool,
+    environ: Mapping[str, str] | None = None,
+    clock: Clock = time.monotonic,
+) -> Verification:
+    """Run the verifiers on ``pr`` and return the pack's ``verification`` section.
+
+    ``environ`` is the environment the tool environments are derived from (default: this
+    process's, read now). Never raises for a tool's failure: it is a run's status.
+    """
+    if not settings.enabled:
+        return Verification(trust_mode=trust_mode)
+    parent_env = dict(os.environ if environ is None else environ)
+    config_tree = pr.base_tree if settings.tool_config is ToolConfigSource.BASE else pr.head_tree
+    with tempfile.TemporaryDirectory(prefix="pr-review-verifiers-", dir=tmp_root) as tmp:
+        workspace = Workspace(Path(tmp))
+        wants_checkout = trust_mode is TrustMode.TRUSTED and bool(settings.custom)
+        staged = materialize_pr(pr, workspace, config_tree, full_checkout=wants_checkout)
+        ctx = Context(
+            pr=pr,
+            scope=DiffScope.from_diff(pr.diff),
+            workspace=workspace,
+            settings=settings,
+            trust_mode=trust_mode,
+            run=run,
+            locate=locate,
+            tool_env=tool_env(workspace, parent_env),
+            command_env=command_env(workspace, parent_env),
+            head_files=staged.head_files,
+            base_files=staged.base_files,
+            config_tree=config_tree,
+        )
+        verifiers = select_verifiers(settings, checkout_ready=staged.checkout_ready)
+        runs = _run_all(verifiers, ctx, staged, clock=clock, progress=progress)
+    return Verification(verifiers=runs, summary=summarize(runs), trust_mode=trust_mode)
+
+
+def _run_all(
+    verifiers: tuple[Verifier, ...],
+    ctx: Context,
+    staged: Materialized,
+    *,
+    clock: Clock,
+    progress: Callable[[str], None] | None,
+) -> tuple[VerifierRun, ...]:
+    budget_ends = clock() + ctx.settings.total_budget_seconds
+    runs: dict[int, VerifierRun] = {}
+    with ThreadPoolExecutor(max_workers=ctx.settings.max_parallel) as pool:
+        futures = {
+            pool.submit(_run_one, v, ctx, staged, budget_ends=budget_ends, clock=clock): i
+            for i, v in enumerate(verifiers)
+        }
+        for future in as_completed(futures):
+            result = future.result()
+            runs[futures[future]] = result
+            if progress is not None:
+                progress(f"verifier {result.name}: {result.status.value}")
+    return tuple(runs[i] for i in range(len(verifiers)))
+
+
+def _run_one(
+    verifier: Verifier, ctx: Context, staged: Materialized, *, budget_ends: float, clock: Clock
+) -> VerifierRun:
+    started = clock()
+    if budget_ends - started <= 0:
+        budget = ctx.settings.total_budget_seconds
+        late = Skipped(f"the total verifier budget of {budget:g} s was spent before it started")
+        return to_run(verifier.name, late, ctx, staged, duration_ms=0)
+    capped = started + verifier.timeout_seconds > budget_ends
+    deadline = Deadline(min(started + verifier.timeout_seconds, budget_ends), clock)
+    outcome: Outcome
+    try:
+        outcome = verifier.check(ctx, deadline)
+    except Exception as exc:  # a bug in one verifier must not sink the others: it is data
+        outcome = Skipped(f"internal error in the {verifier.name} verifier: {exc!r}")
+    duration_ms = int((clock() - started) * 1000)
+    return to_run(verifier.name, outcome, ctx, staged, duration_ms=duration_ms, capped=capped)
+
+
+def summarize(runs: tuple[VerifierRun, ...]) -> VerificationSummary:
+    """Counts per status; ``skipped`` includes timeouts (as the seed's tile counts them)."""
+    counts = dict.fromkeys(VerifierStatus, 0)
+    for r in runs:
+        counts[r.status] += 1
+    return VerificationSummary(
+        passed=counts[VerifierStatus.PASS],
+        failed=counts[VerifierStatus.FAIL],
+        warnings=counts[VerifierStatus.WARN],
+        skipped=counts[VerifierStatus.SKIPPED] + counts[VerifierStatus.TIMEOUT],
+    )

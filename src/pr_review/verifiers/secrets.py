@@ -1,0 +1,153 @@
+"""Secrets: detect-secrets plus our own high-confidence patterns, over the lines the PR added.
+
+Every touched text file is scanned, whatever its language (``.env``, YAML, JSON, JS ...).
+detect-secrets reads whole files (its keyword detectors need the surrounding syntax) and
+only hits on added lines are kept; :func:`find_secrets` adds the providers detect-secrets has
+no detector for. Findings name the kind of secret and the line, never the value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from pr_review.process import ProcessResult
+from pr_review.schema.enums import VerifierSeverity
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.verifiers.model import (
+    Category,
+    Checked,
+    Context,
+    Deadline,
+    Outcome,
+    RawFinding,
+    Skipped,
+    TimedOut,
+)
+from pr_review.verifiers.parsers import OutputError, parse_detect_secrets
+from pr_review.verifiers.secret_patterns import find_secrets
+from pr_review.verifiers.workspace import write_file
+
+HEURISTIC_DETECTORS = frozenset(
+    {"Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String"}
+)
+"""detect-secrets detectors that guess from a name or entropy: warnings, not errors."""
+
+MAX_SCAN_CHARS = 2_000_000
+"""Larger files (generated data, bundles) are scanned by our patterns only."""
+
+
+def detector_rule_id(detector: str) -> str:
+    """``Secret Keyword`` -> ``secret_keyword``."""
+    return re.sub(r"[^a-z0-9]+", "_", detector.lower()).strip("_")
+
+
+def scannable(f: FileDiff) -> bool:
+    """A text file with added lines on the head side."""
+    return (
+        f.status is not FileStatus.DELETED
+        and not f.binary
+        and not f.submodule
+        and bool(f.added_line_numbers)
+    )
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """Secrets added by the PR, in any text file."""
+
+    timeout_seconds: float
+    name: str = "secrets"
+    category: Category = Category.SECRETS
+
+    def check(self, ctx: Context, deadline: Deadline) -> Outcome:
+        """Scan the added lines of every touched text file."""
+        files = [f for f in ctx.pr.diff.files if scannable(f)]
+        if not files:
+            return Skipped("no text files with added lines")
+        paths = tuple(f.path for f in files)
+        hits: dict[tuple[str, int], set[str]] = defaultdict(set)
+        ours: dict[tuple[str, int], set[str]] = defaultdict(set)
+        for f in files:
+            for hunk in f.hunks:
+                for line, text in hunk.added:
+                    for match in find_secrets(text):
+                        ours[(f.path, line)].add(match.kind)
+        outcome = self._detect_secrets(ctx, deadline, files)
+        if isinstance(outcome, TimedOut):
+            return TimedOut(outcome.reason, paths)
+        note = outcome.reason if isinstance(outcome, Skipped) else None
+        for path, line, detector in outcome if isinstance(outcome, tuple) else ():
+            hits[(path, line)].add(detector)
+        findings = tuple(
+            _finding(path, line, ours.get((path, line), set()), hits.get((path, line), set()))
+            for path, line in sorted(set(hits) | set(ours))
+        )
+        return Checked(findings, None, paths, note=note)
+
+    def _detect_secrets(
+        self, ctx: Context, deadline: Deadline, files: list[FileDiff]
+    ) -> tuple[tuple[str, int, str], ...] | Skipped | TimedOut:
+        """detect-secrets hits on added lines; Skipped (with why) when it cannot run."""
+        prefix = ctx.locate("detect_secrets", "detect-secrets")
+        if prefix is None:
+            return Skipped("detect-secrets is not installed; only the built-in patterns ran")
+        root = ctx.workspace.root / "secrets"
+        written = _write_scannable(ctx, root, files)
+        remaining = deadline.remaining()
+        if not written or remaining <= 0:
+            return () if not written else TimedOut("detect-secrets had no time left")
+        result = ctx.run(
+            [*prefix, "scan", "--", *written], cwd=root, timeout_s=remaining, env=ctx.tool_env
+        )
+        if result.start_error is not None or result.timed_out:
+            return _not_run(result)
+        try:
+            found = parse_detect_secrets(result.text(), root)
+        except OutputError as exc:
+            return Skipped(f"{exc} ({result.describe()}); only the built-in patterns ran")
+        added = {f.path: frozenset(f.added_line_numbers) for f in files}
+        return tuple(hit for hit in found if hit[1] in added.get(hit[0], ()))
+
+
+def _write_scannable(ctx: Context, root: Path, files: list[FileDiff]) -> list[str]:
+    """Write the head versions detect-secrets should read; the paths written."""
+    written = []
+    for f in files:
+        text = ctx.pr.head_tree.read(f.path)
+        if text is not None and len(text) <= MAX_SCAN_CHARS and write_file(root, f.path, text):
+            written.append(f.path)
+    return written
+
+
+def _not_run(result: ProcessResult) -> Skipped | TimedOut:
+    if result.timed_out:
+        return TimedOut(f"detect-secrets was killed after {result.duration_ms / 1000:.1f} s")
+    return Skipped(
+        f"detect-secrets could not start: {result.start_error}; only the built-in patterns ran"
+    )
+
+
+def _finding(path: str, line: int, ours: set[str], detectors: set[str]) -> RawFinding:
+    """One finding per line: our kind when we have one, else the detector's."""
+    if ours:
+        rule = sorted(ours)[0]
+        label = rule.replace("_", " ")
+    else:
+        specific = sorted(detectors - HEURISTIC_DETECTORS) or sorted(detectors)
+        rule = detector_rule_id(specific[0])
+        label = specific[0]
+    heuristic_only = not ours and detectors <= HEURISTIC_DETECTORS
+    severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
+    also = sorted((detectors | ours) - {label, rule})
+    extra = f" (also: {', '.join(also)})" if also else ""
+    return RawFinding(
+        path=path,
+        line=line,
+        end_line=None,
+        rule_id=rule,
+        message=f"Possible {label} added on this line; the value is not shown{extra}.",
+        severity=severity,
+    )
