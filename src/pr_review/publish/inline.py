@@ -1,0 +1,191 @@
+"""Inline review comments on the lines of the strongest findings.
+
+GitHub takes a review's comments all or nothing: one anchor outside the diff fails the whole
+review with a 422 that does not say which. So every anchor is checked against the diff's
+hunks first (RIGHT side: added or context lines of one hunk), and if GitHub still refuses the
+review, each comment is posted on its own so one bad anchor loses only itself.
+
+Each comment ends with a hidden fingerprint marker; a finding whose fingerprint already has a
+comment of ours is not commented again on a re-review.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pr_review.errors import GitHubError
+from pr_review.schema.enums import Confidence
+from pr_review.schema.finding import SynthesizedFinding
+from pr_review.sources.diff import Diff
+from pr_review.sources.github import GitHubApi
+
+FINGERPRINT_MARKER = "<!-- pr-review-guardrails:finding {} -->"
+_FINGERPRINT = re.compile(r"<!-- pr-review-guardrails:finding ([A-Za-z0-9_.:-]+) -->")
+MAX_INLINE = 10
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where one comment goes: ``line`` (and ``start_line`` for a range) on the RIGHT side."""
+
+    path: str
+    line: int
+    start_line: int | None = None
+
+    def payload(self, body: str) -> dict[str, Any]:
+        """The REST fields of one review comment."""
+        data: dict[str, Any] = {"path": self.path, "line": self.line, "side": "RIGHT", "body": body}
+        if self.start_line is not None:
+            data["start_line"] = self.start_line
+            data["start_side"] = "RIGHT"
+        return data
+
+
+@dataclass(frozen=True)
+class InlineResult:
+    """What happened to the inline comments."""
+
+    posted: int = 0
+    already_commented: int = 0
+    invalid_anchor: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+
+def eligible(findings: Sequence[SynthesizedFinding]) -> tuple[SynthesizedFinding, ...]:
+    """Surfaced, high-confidence findings that point at a line, best ranked first."""
+    picked = [
+        f
+        for f in findings
+        if not f.suppressed and f.merged_confidence is Confidence.HIGH and f.line_start is not None
+    ]
+    return tuple(picked[:MAX_INLINE])
+
+
+def anchor_for(finding: SynthesizedFinding, diff: Diff) -> Anchor | None:
+    """A RIGHT-side anchor inside one hunk of the finding's file, or None."""
+    f = diff.file(finding.file)
+    if f is None or finding.line_start is None:
+        return None
+    end = finding.line_end if finding.line_end is not None else finding.line_start
+    start = min(finding.line_start, end)
+    end = max(finding.line_start, end)
+    for hunk in f.hunks:
+        shown = hunk.new_range
+        if end in shown:
+            if start != end and start in shown:
+                return Anchor(f.path, end, start)
+            return Anchor(f.path, end)
+        if start in shown:
+            return Anchor(f.path, start)
+    return None
+
+
+def fingerprint_of(finding: SynthesizedFinding) -> str:
+    """The finding's stable identity (its fingerprint, else its id)."""
+    return re.sub(r"[^A-Za-z0-9_.:-]", "-", finding.fingerprint or finding.finding_id)
+
+
+def body_for(finding: SynthesizedFinding) -> str:
+    """The comment text: what, why, what to do, and the hidden fingerprint."""
+    lines = [
+        f"**{finding.severity.value.upper()}: {finding.title}**",
+        "",
+        finding.why_it_matters,
+        "",
+        (
+            f"Action: **{finding.action.value}** · confidence {finding.merged_confidence.value}"
+            f" · evidence: {finding.evidence.type.value}"
+        ),
+    ]
+    if finding.corroborated_by:
+        lines.append(f"Corroborated by: {', '.join(finding.corroborated_by)}")
+    lines += ["", FINGERPRINT_MARKER.format(fingerprint_of(finding))]
+    return "\n".join(lines)
+
+
+def existing_fingerprints(api: GitHubApi, number: int, identity: str | None) -> frozenset[str]:
+    """Fingerprints our earlier inline comments carry."""
+    found = set()
+    for c in api.review_comments(number):
+        login = c.user.login if c.user else ""
+        if identity is not None and login != identity:
+            continue
+        if identity is None and not login.endswith("[bot]"):
+            continue
+        found.update(_FINGERPRINT.findall(c.body))
+    return frozenset(found)
+
+
+def publish_inline(
+    api: GitHubApi,
+    number: int,
+    head_sha: str,
+    findings: Sequence[SynthesizedFinding],
+    diff: Diff,
+    *,
+    identity: str | None,
+) -> InlineResult:
+    """Post the eligible findings' comments (validated, deduplicated, one review)."""
+    candidates = eligible(findings)
+    if not candidates:
+        return InlineResult()
+    seen = existing_fingerprints(api, number, identity)
+    payloads: list[tuple[str, dict[str, Any]]] = []
+    invalid: list[str] = []
+    repeated = 0
+    for f in candidates:
+        if fingerprint_of(f) in seen:
+            repeated += 1
+            continue
+        anchor = anchor_for(f, diff)
+        if anchor is None:
+            invalid.append(f"{f.file}:{f.line_start}")
+            continue
+        payloads.append((f"{f.file}:{anchor.line}", anchor.payload(body_for(f))))
+    if not payloads:
+        return InlineResult(already_commented=repeated, invalid_anchor=tuple(invalid))
+    body = (
+        f"pr-review-guardrails: {len(payloads)} finding(s) on these lines; see the packet comment."
+    )
+    try:
+        api.create_review(number, head_sha, body, [p for _, p in payloads])
+        return InlineResult(len(payloads), repeated, tuple(invalid))
+    except GitHubError as exc:
+        if exc.status != 422:
+            raise
+    return _one_by_one(
+        api, number, head_sha=head_sha, payloads=payloads, repeated=repeated, invalid=invalid
+    )
+
+
+def _one_by_one(
+    api: GitHubApi,
+    number: int,
+    *,
+    head_sha: str,
+    payloads: list[tuple[str, dict[str, Any]]],
+    repeated: int,
+    invalid: list[str],
+) -> InlineResult:
+    """After a 422 on the whole review: each comment alone, so one bad anchor loses only itself."""
+    posted = 0
+    refused = []
+    for where, payload in payloads:
+        try:
+            api.create_review_comment(number, head_sha, payload)
+            posted += 1
+        except GitHubError as exc:
+            if exc.status != 422:
+                raise
+            refused.append(where)
+    return InlineResult(
+        posted,
+        repeated,
+        tuple(invalid),
+        tuple(refused),
+        ("GitHub refused the review as a whole (422); comments were posted one by one",),
+    )

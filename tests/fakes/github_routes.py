@@ -1,0 +1,296 @@
+"""The endpoints of :class:`tests.fakes.github_server.FakeGitHub`: one function per route."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+from tests.fakes.github_server import BOT, FakeGitHub, Reply, b64, user
+
+Handler = Callable[[FakeGitHub, re.Match[str], dict[str, str], Any, dict[str, str]], Reply]
+_ROUTES: list[tuple[str, re.Pattern[str], Handler]] = []
+_FORBIDDEN = {"message": "Resource not accessible by integration"}
+
+
+def _on(method: str, pattern: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        _ROUTES.append((method, re.compile(f"^/repos/(?P<repo>[^/]+/[^/]+){pattern}$"), fn))
+        return fn
+
+    return register
+
+
+def route(
+    gh: FakeGitHub, method: str, path: str, query: dict[str, str], body: Any, headers: dict[str, str]
+) -> Reply:
+    """Dispatch one request."""
+    if path == "/user" and method == "GET":
+        if gh.identity is None:
+            return 403, _FORBIDDEN, {}
+        return 200, user(gh.identity), {}
+    for verb, pattern, fn in _ROUTES:
+        match = pattern.match(path)
+        if verb == method and match:
+            if match.group("repo") != gh.repository:
+                return 404, {"message": "Not Found"}, {}
+            return fn(gh, match, query, body, headers)
+    return 404, {"message": f"Not Found: {method} {path}"}, {}
+
+
+def _page(gh: FakeGitHub, path: str, items: list[Any], query: dict[str, str]) -> Reply:
+    """One page of a list, with a Link header to the next page on this server."""
+    per_page = int(query.get("per_page", "30"))
+    page = int(query.get("page", "1"))
+    chunk = items[(page - 1) * per_page : page * per_page]
+    headers = {}
+    if page * per_page < len(items):
+        extra = "".join(f"&{k}={v}" for k, v in query.items() if k not in ("page", "per_page"))
+        nxt = gh.repo_url(f"{path}?per_page={per_page}&page={page + 1}{extra}")
+        headers["Link"] = f'<{nxt}>; rel="next"'
+    return 200, chunk, headers
+
+
+@_on("GET", "")
+def _repo(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    return 200, {"full_name": gh.repository, "url": gh.repo_url(), "default_branch": "main"}, {}
+
+
+@_on("GET", r"/pulls/(?P<n>\d+)")
+def _pull(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    pull = gh.pulls.get(int(m.group("n")))
+    if pull is None:
+        return 404, {"message": "Not Found"}, {}
+    accept = next((v for k, v in h.items() if k.lower() == "accept"), "")
+    if "diff" in accept:
+        return 200, pull.diff.encode("utf-8"), {}
+    return 200, gh.pull_json(pull), {}
+
+
+@_on("GET", r"/pulls/(?P<n>\d+)/files")
+def _files(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    n = int(m.group("n"))
+    return _page(gh, f"/pulls/{n}/files", gh.pulls[n].files, q)
+
+
+@_on("GET", r"/pulls/(?P<n>\d+)/commits")
+def _commits(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    n = int(m.group("n"))
+    items = [
+        {
+            "sha": c["sha"],
+            "url": gh.repo_url(f"/commits/{c['sha']}"),
+            "commit": {
+                "message": c["message"],
+                "author": {"name": c.get("name", "Ada"), "email": c.get("email", "ada@x.invalid")},
+                "committer": {"name": "Cy", "email": "cy@x.invalid"},
+            },
+            "author": user(c.get("login", gh.pulls[n].author)),
+        }
+        for c in gh.pulls[n].commits
+    ]
+    return _page(gh, f"/pulls/{n}/commits", items, q)
+
+
+@_on("GET", r"/issues/(?P<n>\d+)")
+def _issue(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    n = int(m.group("n"))
+    if n in gh.pulls:
+        return 200, {"number": n, "title": gh.pulls[n].title, "pull_request": {"url": ""}}, {}
+    if n not in gh.issues:
+        return 404, {"message": "Not Found"}, {}
+    return 200, {"number": n, "url": gh.repo_url(f"/issues/{n}"), **gh.issues[n]}, {}
+
+
+@_on("GET", r"/issues/(?P<n>\d+)/events")
+def _events(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    n = int(m.group("n"))
+    return _page(gh, f"/issues/{n}/events", gh.events.get(n, []), q)
+
+
+@_on("GET", r"/issues/(?P<n>\d+)/comments")
+def _comments(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    n = int(m.group("n"))
+    items = [c for c in gh.comments if c["issue_number"] == n]
+    return _page(gh, f"/issues/{n}/comments", items, q)
+
+
+@_on("POST", r"/issues/(?P<n>\d+)/comments")
+def _comment(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    if len(b["body"]) > 65536:
+        return 422, {"message": "Body is too long (maximum is 65536 characters)"}, {}
+    comment = gh._comment(int(m.group("n")), b["body"], gh.commenter)
+    gh.comments.append(comment)
+    return 201, comment, {}
+
+
+@_on("PATCH", r"/issues/comments/(?P<id>\d+)")
+def _edit(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    for c in gh.comments:
+        if c["id"] == int(m.group("id")):
+            if c["user"]["login"] != gh.commenter["login"]:
+                return 403, {"message": "Must have admin rights to Repository."}, {}
+            c["body"] = b["body"]
+            c["edits"] = c.get("edits", 0) + 1
+            return 200, c, {}
+    return 404, {"message": "Not Found"}, {}
+
+
+@_on("POST", r"/issues/comments/(?P<id>\d+)/reactions")
+def _react(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    reaction = {"id": gh.next_id(), "comment_id": int(m.group("id")), "content": b["content"]}
+    gh.reactions.append(reaction)
+    return 201, {**reaction, "user": BOT}, {}
+
+
+@_on("GET", r"/collaborators/(?P<u>[^/]+)/permission")
+def _perm(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    perm = gh.permissions.get(m.group("u"), "read")
+    legacy = {"maintain": "write", "triage": "read"}.get(perm, perm)
+    return 200, {"permission": legacy, "role_name": perm, "user": user(m.group("u"))}, {}
+
+
+@_on("GET", r"/git/trees/(?P<sha>[0-9a-f]+)")
+def _tree(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    files = gh.trees.get(m.group("sha"))
+    if files is None:
+        return 404, {"message": "Not Found"}, {}
+    entries = [
+        {"path": p, "mode": "100644", "type": "blob", "sha": _sha(t), "url": gh.repo_url("/git/blobs/x")}
+        for p, t in sorted(files.items())
+    ]
+    return 200, {"sha": m.group("sha"), "tree": entries, "truncated": False}, {}
+
+
+@_on("GET", r"/contents/(?P<path>.+)")
+def _contents(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    files = gh.trees.get(q.get("ref", ""), {})
+    path = m.group("path")
+    if path not in files:
+        return 404, {"message": "Not Found"}, {}
+    text = files[path]
+    return 200, {
+        "type": "file",
+        "encoding": "base64",
+        "content": b64(text),
+        "path": path,
+        "sha": _sha(text),
+        "size": len(text.encode()),
+        "url": gh.repo_url(f"/contents/{path}"),
+    }, {}
+
+
+@_on("GET", r"/commits/(?P<sha>[0-9a-f]+)/check-runs")
+def _list_runs(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    runs = [
+        r
+        for r in gh.check_runs
+        if r["head_sha"] == m.group("sha") and r["name"] == q.get("check_name", r["name"])
+    ]
+    return 200, {"total_count": len(runs), "check_runs": runs}, {}
+
+
+@_on("POST", r"/check-runs")
+def _create_run(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    if gh.check_runs_forbidden:
+        return 403, _FORBIDDEN, {}
+    rid = gh.next_id()
+    run = {
+        "id": rid,
+        "url": gh.repo_url(f"/check-runs/{rid}"),
+        "html_url": f"https://github.example/{gh.repository}/runs/{rid}",
+        "annotations": [],
+        "status": "queued",
+        "conclusion": None,
+        **b,
+    }
+    output = run.pop("output", None)
+    run["output"] = {}
+    _apply_output(run, output)
+    if b.get("conclusion"):
+        run["status"] = "completed"
+    gh.check_runs.append(run)
+    return 201, run, {}
+
+
+@_on("PATCH", r"/check-runs/(?P<id>\d+)")
+def _update_run(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    for run in gh.check_runs:
+        if run["id"] == int(m.group("id")):
+            output = b.get("output")
+            if output is not None and len(output.get("annotations", [])) > 50:
+                return 422, {"message": "No more than 50 items are allowed"}, {}
+            gh.check_run_patches.append(b)
+            run.update({k: v for k, v in b.items() if k != "output"})
+            _apply_output(run, output)
+            if b.get("conclusion"):
+                run["status"] = "completed"
+            return 200, run, {}
+    return 404, {"message": "Not Found"}, {}
+
+
+def _apply_output(run: dict[str, Any], output: dict[str, Any] | None) -> None:
+    """A PATCH replaces the output but appends annotations, as GitHub does."""
+    if output is None:
+        return
+    run["annotations"].extend(output.get("annotations", []))
+    run["output"] = {k: output.get(k) for k in ("title", "summary", "text")}
+
+
+@_on("POST", r"/statuses/(?P<sha>[0-9a-f]+)")
+def _status(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    if gh.statuses_forbidden:
+        return 403, _FORBIDDEN, {}
+    if len(b.get("description", "")) > 140:
+        return 422, {"message": "description is too long (maximum is 140 characters)"}, {}
+    status = {"id": gh.next_id(), "sha": m.group("sha"), **b}
+    gh.statuses.append(status)
+    return 201, status, {}
+
+
+@_on("GET", r"/pulls/(?P<n>\d+)/comments")
+def _review_comments(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    n = int(m.group("n"))
+    items = [c for c in gh.review_comments if c["pull_number"] == n]
+    return _page(gh, f"/pulls/{n}/comments", items, q)
+
+
+def _anchor_ok(gh: FakeGitHub, comment: dict[str, Any]) -> bool:
+    return gh.bad_anchor != (comment.get("path"), comment.get("line"))
+
+
+def _store_review_comment(gh: FakeGitHub, n: int, c: dict[str, Any], sha: str) -> dict[str, Any]:
+    stored = {"id": gh.next_id(), "pull_number": n, "commit_id": sha, "user": gh.commenter, **c}
+    gh.review_comments.append(stored)
+    return stored
+
+
+@_on("POST", r"/pulls/(?P<n>\d+)/reviews")
+def _review(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    n = int(m.group("n"))
+    comments = b.get("comments", [])
+    if not all(_anchor_ok(gh, c) for c in comments):
+        return 422, {
+            "message": "Unprocessable Entity",
+            "errors": ["Pull request review thread line must be part of the diff"],
+        }, {}
+    for c in comments:
+        _store_review_comment(gh, n, c, b["commit_id"])
+    review = {"id": gh.next_id(), "body": b.get("body"), "event": b.get("event"), "user": gh.commenter}
+    gh.reviews.append(review)
+    return 200, review, {}
+
+
+@_on("POST", r"/pulls/(?P<n>\d+)/comments")
+def _single(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    if not _anchor_ok(gh, b):
+        return 422, {"message": "Unprocessable Entity", "errors": ["line must be part of the diff"]}, {}
+    body = {k: v for k, v in b.items() if k != "commit_id"}
+    return 201, _store_review_comment(gh, int(m.group("n")), body, b["commit_id"]), {}
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
