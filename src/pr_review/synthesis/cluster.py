@@ -1,0 +1,166 @@
+"""Group candidate findings that describe the same problem.
+
+Two findings can only be the same problem when they are in the same file (or either has no
+file). Their *place* is then ``same`` (identical line range), ``near`` (ranges within the
+tolerance), ``far`` (both have lines, farther apart) or ``unknown`` (a side has no lines).
+A pair merges when its text similarity (:mod:`.text`) reaches the threshold for its place:
+``near_merge`` at the same or a near place, ``far_merge`` otherwise. A shared rule id at a
+near place merges outright. Pairs just below a threshold are *ambiguous*; with a model they
+are settled in one batched call (:mod:`.tiebreak`), without one they stay apart.
+Clusters are the connected components of the merged pairs (transitive, so the result does
+not depend on input order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pr_review.schema.enums import FindingSource
+from pr_review.schema.finding import CandidateFinding
+from pr_review.synthesis.settings import SynthesisSettings
+from pr_review.synthesis.text import idf_weights, similarity, terms
+
+
+class Place(StrEnum):
+    """How the locations of two findings relate."""
+
+    SAME = "same"
+    NEAR = "near"
+    FAR = "far"
+    UNKNOWN = "unknown"
+
+
+class Decision(StrEnum):
+    """What the deterministic pass concluded about a pair."""
+
+    MERGE = "merge"
+    AMBIGUOUS = "ambiguous"
+    APART = "apart"
+
+
+@dataclass(frozen=True)
+class Member:
+    """A candidate with its precomputed term sets."""
+
+    finding: CandidateFinding
+    title_terms: frozenset[str]
+    text_terms: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A judged pair of members (indices into the sorted member list)."""
+
+    a: int
+    b: int
+    place: Place
+    score: float
+    decision: Decision
+    by_model: bool = False
+    same_rule: bool = False
+
+
+def members_of(findings: Sequence[CandidateFinding]) -> tuple[Member, ...]:
+    """Members in canonical order: by id, then by content, so order never matters."""
+    ordered = sorted(findings, key=lambda f: (f.finding_id, f.model_dump_json()))
+    return tuple(
+        Member(
+            f,
+            terms(f.title),
+            terms(f"{f.title} {f.why_it_matters} {f.evidence.detail}"),
+        )
+        for f in ordered
+    )
+
+
+def place_of(a: CandidateFinding, b: CandidateFinding, tolerance: int) -> Place | None:
+    """The pair's place, or None when the findings are in different files."""
+    if a.file and b.file and a.file != b.file:
+        return None
+    ra, rb = _range(a), _range(b)
+    if ra is None or rb is None or not a.file or not b.file:
+        return Place.UNKNOWN
+    if ra == rb:
+        return Place.SAME
+    gap = max(ra[0], rb[0]) - min(ra[1], rb[1])
+    return Place.NEAR if gap <= tolerance else Place.FAR
+
+
+def _range(f: CandidateFinding) -> tuple[int, int] | None:
+    if f.line_start is None:
+        return None
+    end = f.line_end if f.line_end is not None else f.line_start
+    return (min(f.line_start, end), max(f.line_start, end))
+
+
+def judge_pairs(members: Sequence[Member], settings: SynthesisSettings) -> tuple[Edge, ...]:
+    """Every pair that merges or is ambiguous (apart pairs are not kept)."""
+    weights = idf_weights(m.text_terms for m in members)
+    edges: list[Edge] = []
+    for i, ma in enumerate(members):
+        for j in range(i + 1, len(members)):
+            edge = _judge((i, j), ma, members[j], weights, settings)
+            if edge is not None and edge.decision is not Decision.APART:
+                edges.append(edge)
+    return tuple(edges)
+
+
+def _judge(
+    pair: tuple[int, int],
+    ma: Member,
+    mb: Member,
+    weights: dict[str, float],
+    settings: SynthesisSettings,
+) -> Edge | None:
+    i, j = pair
+    a, b = ma.finding, mb.finding
+    place = place_of(a, b, settings.line_tolerance)
+    if place is None:
+        return None
+    near = place in (Place.SAME, Place.NEAR)
+    same_rule = a.rule_id is not None and a.rule_id == b.rule_id
+    if near and same_rule:
+        return Edge(i, j, place, 1.0, Decision.MERGE, same_rule=True)
+    if _both_verifiers(a, b) and not same_rule:
+        # Two tool findings with different rules are different problems by construction.
+        return None
+    score = max(
+        similarity(ma.title_terms, mb.title_terms, weights),
+        similarity(ma.text_terms, mb.text_terms, weights),
+    )
+    # No location is no evidence of being apart: the text decides, at the near-place bar.
+    threshold = settings.far_merge if place is Place.FAR else settings.near_merge
+    if score >= threshold:
+        decision = Decision.MERGE
+    elif score >= threshold - settings.ambiguous_band and score > 0:
+        decision = Decision.AMBIGUOUS
+    else:
+        decision = Decision.APART
+    return Edge(i, j, place, round(score, 3), decision)
+
+
+def _both_verifiers(a: CandidateFinding, b: CandidateFinding) -> bool:
+    return a.source is FindingSource.VERIFIER and b.source is FindingSource.VERIFIER
+
+
+def components(count: int, edges: Sequence[Edge]) -> tuple[tuple[int, ...], ...]:
+    """Connected components over merged edges, each sorted, ordered by first member."""
+    parent = list(range(count))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for e in edges:
+        if e.decision is Decision.MERGE:
+            ra, rb = root(e.a), root(e.b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[int, list[int]] = {}
+    for x in range(count):
+        groups.setdefault(root(x), []).append(x)
+    return tuple(tuple(g) for _, g in sorted(groups.items()))

@@ -1,0 +1,135 @@
+"""Re-review memory: stable finding fingerprints and what changed since the last review.
+
+A fingerprint hashes the file, the normalized text of the cited lines and the category. The
+cited text is read from the diff's added lines when the diff has them, so a finding keeps its
+fingerprint when unrelated edits shift it up or down; without cited code the normalized
+title stands in. The packet stores the fingerprints of its surfaced findings in a hidden
+state block (:mod:`pr_review.packet.state`); the next review compares against it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+from pydantic import Field
+
+from pr_review.schema.base import Frozen
+from pr_review.schema.finding import CandidateFinding, ReviewStatus, SynthesizedFinding
+from pr_review.sources.diff import Diff
+from pr_review.synthesis.text import terms
+
+MEMORY_VERSION = 1
+
+
+class MemoryEntry(Frozen):
+    """One finding as remembered between reviews."""
+
+    fingerprint: str
+    title: str = ""
+    file: str = ""
+    status: ReviewStatus = ReviewStatus.NEW
+
+
+class ReviewMemory(Frozen):
+    """What one packet remembers: the head it reviewed, the config, the findings it showed."""
+
+    version: int = MEMORY_VERSION
+    head_sha: str = ""
+    config_hash: str = ""
+    findings: tuple[MemoryEntry, ...] = ()
+    truncated: bool = Field(
+        default=False, description="Some surfaced findings did not fit the state block."
+    )
+
+
+class MemoryDiff(Frozen):
+    """Surfaced findings split by status, and the previous findings now gone."""
+
+    new: tuple[str, ...] = ()
+    still_open: tuple[str, ...] = ()
+    resolved: tuple[MemoryEntry, ...] = ()
+    previous_head_sha: str | None = None
+
+
+def _normalize_code(line: str) -> str:
+    return re.sub(r"\s+", " ", line).strip()
+
+
+def fingerprint(finding: CandidateFinding, diff: Diff | None) -> str:
+    """A 16-hex-digit identity of the finding that survives line shifts."""
+    content = _cited_code(finding, diff)
+    if not content:
+        content = "title:" + " ".join(sorted(terms(finding.title)))
+    key = "\x1f".join((finding.file, content, (finding.category or "").lower()))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def _cited_code(finding: CandidateFinding, diff: Diff | None) -> str:
+    if diff is None or not finding.file or finding.line_start is None:
+        return ""
+    fd = diff.file(finding.file)
+    if fd is None:
+        return ""
+    end = finding.line_end if finding.line_end is not None else finding.line_start
+    cited = [
+        _normalize_code(text)
+        for hunk in fd.hunks
+        for number, text in hunk.added
+        if finding.line_start <= number <= end
+    ]
+    return "\n".join(c for c in cited if c)
+
+
+def compare(
+    previous: ReviewMemory | None, current: Sequence[SynthesizedFinding]
+) -> tuple[tuple[SynthesizedFinding, ...], MemoryDiff]:
+    """Mark each surfaced finding new or still open; list the previous ones now resolved.
+
+    Suppressed findings get no status. A finding without a fingerprint counts as new.
+    """
+    before = {e.fingerprint: e for e in previous.findings} if previous else {}
+    marked: list[SynthesizedFinding] = []
+    new: list[str] = []
+    still: list[str] = []
+    seen: set[str] = set()
+    for f in current:
+        if f.suppressed:
+            marked.append(f)
+            continue
+        fp = f.fingerprint or ""
+        open_ = bool(fp) and fp in before
+        (still if open_ else new).append(f.finding_id)
+        seen.add(fp)
+        status = ReviewStatus.STILL_OPEN if open_ else ReviewStatus.NEW
+        marked.append(f.model_copy(update={"review_status": status}))
+    resolved = tuple(
+        e.model_copy(update={"status": ReviewStatus.RESOLVED})
+        for fp, e in sorted(before.items())
+        if fp not in seen
+    )
+    diff = MemoryDiff(
+        new=tuple(new),
+        still_open=tuple(still),
+        resolved=resolved,
+        previous_head_sha=previous.head_sha if previous else None,
+    )
+    return tuple(marked), diff
+
+
+def build_memory(
+    head_sha: str, config_hash: str, findings: Sequence[SynthesizedFinding]
+) -> ReviewMemory:
+    """The memory of this review: its surfaced findings' fingerprints, in rank order."""
+    entries = tuple(
+        MemoryEntry(
+            fingerprint=f.fingerprint or "",
+            title=f.title[:80],
+            file=f.file,
+            status=f.review_status or ReviewStatus.NEW,
+        )
+        for f in findings
+        if not f.suppressed and f.fingerprint
+    )
+    return ReviewMemory(head_sha=head_sha, config_hash=config_hash, findings=entries)

@@ -1,0 +1,121 @@
+"""Turn one cluster into findings: a canonical one (corroborated or contested) and members.
+
+Canonical choice: among the members that do not refute, verifier findings first (a
+reviewer's copy of a verifier finding is suppressed in favour of the verifier's), then the
+highest severity, then confidence, then evidence strength (verifier output > hunk-level code
+> repo policy > contextual reasoning), then id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pr_review.schema.enums import Action, Classification, FindingSource
+from pr_review.schema.finding import CandidateFinding, SynthesizedFinding
+from pr_review.synthesis.cluster import Edge, Place
+
+
+class DedupStrategy(StrEnum):
+    """How a cluster came together (the tile's four strategies)."""
+
+    EXACT_MATCH = "exact_match"
+    SEMANTIC_OVERLAP = "semantic_overlap"
+    CORROBORATION = "corroboration"
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    """A cluster's members and what they say together."""
+
+    canonical: CandidateFinding
+    others: tuple[CandidateFinding, ...]
+    agreeing_origins: tuple[str, ...]
+    contested_by: tuple[str, ...]
+    positions: tuple[str, ...]
+    strategy: DedupStrategy | None
+
+
+def _strength(f: CandidateFinding) -> tuple[int, int, int, int]:
+    return (
+        1 if f.source is FindingSource.VERIFIER else 0,
+        f.severity.weight,
+        f.confidence.weight,
+        f.evidence.type.strength,
+    )
+
+
+def view(members: Sequence[CandidateFinding], edges: Sequence[Edge]) -> ClusterView:
+    """Choose the canonical finding and read corroboration and contest off the members."""
+    refuters = [m for m in members if m.classification is Classification.REFUTES]
+    agreeing = [m for m in members if m.classification is not Classification.REFUTES]
+    pool = agreeing or list(members)
+    # max() keeps the first of equals: sorted by id, equal strengths resolve to the lowest id.
+    canonical = max(sorted(pool, key=lambda m: m.finding_id), key=_strength)
+    others = tuple(m for m in members if m is not canonical)
+    origins = tuple(sorted({m.producer for m in agreeing}))
+    dissent = list(refuters) if agreeing else []
+    actions = {m.action for m in agreeing}
+    if {Action.FIX, Action.DISCUSS} <= actions:
+        dissent += [
+            m
+            for m in agreeing
+            if m.action is not canonical.action and m.producer != canonical.producer
+        ]
+    contested_by = tuple(sorted({m.producer for m in dissent} - {""}))
+    positions: tuple[str, ...] = ()
+    if contested_by:
+        positions = (_position(canonical), *(_position(m) for m in dissent))
+    return ClusterView(
+        canonical,
+        others,
+        origins,
+        contested_by,
+        positions,
+        _strategy(members, edges, origins, bool(contested_by)),
+    )
+
+
+def _position(f: CandidateFinding) -> str:
+    stance = "refutes" if f.classification is Classification.REFUTES else f"says {f.action}"
+    return f"{f.producer} ({f.finding_id}) {stance}: {f.title} — {f.evidence.detail}"
+
+
+def _strategy(
+    members: Sequence[CandidateFinding],
+    edges: Sequence[Edge],
+    origins: Sequence[str],
+    contested: bool,
+) -> DedupStrategy | None:
+    if len(members) < 2:
+        return None
+    if contested:
+        return DedupStrategy.CONFLICT
+    if len(origins) >= 2:
+        return DedupStrategy.CORROBORATION
+    if edges and all(e.place is Place.SAME and (e.same_rule or e.score >= 0.7) for e in edges):
+        return DedupStrategy.EXACT_MATCH
+    return DedupStrategy.SEMANTIC_OVERLAP
+
+
+def member_reason(member: CandidateFinding, canonical: CandidateFinding, strategy: str) -> str:
+    """Why a non-canonical member is suppressed."""
+    if canonical.source is FindingSource.VERIFIER and member.source is not FindingSource.VERIFIER:
+        return (
+            f"reviewer's copy of verifier finding {canonical.finding_id} "
+            f"({canonical.producer}); the verifier's finding is kept"
+        )
+    return f"merged into {canonical.finding_id} ({strategy})"
+
+
+def as_member(f: CandidateFinding, reason: str, fingerprint: str) -> SynthesizedFinding:
+    """A non-canonical member: kept in the output, suppressed with its reason."""
+    return SynthesizedFinding(
+        **f.model_dump(exclude={"fingerprint"}),
+        fingerprint=f.fingerprint or fingerprint,
+        merged_confidence=f.confidence,
+        suppressed=True,
+        suppression_reason=reason,
+    )

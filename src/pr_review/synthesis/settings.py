@@ -1,0 +1,52 @@
+"""The ``synthesis`` section of ``.pr-review/config.yml``."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pr_review.schema.enums import Severity
+
+
+class SynthesisSettings(BaseModel):
+    """How findings are clustered, suppressed and ranked."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    line_tolerance: int = Field(
+        default=3, ge=0, description="Line ranges this close count as the same place (tile: ±3)."
+    )
+    near_merge: float = Field(
+        default=0.3,
+        ge=0.0,
+        le=1.0,
+        description="Text similarity at which two findings at the same place merge.",
+    )
+    far_merge: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Text similarity at which two findings merge when their places differ "
+        "or are unknown.",
+    )
+    ambiguous_band: float = Field(
+        default=0.1,
+        ge=0.0,
+        le=1.0,
+        description="Pairs this far below a merge threshold are ambiguous: a model, when "
+        "given, settles them in one batched call; without one they stay apart.",
+    )
+    min_severity: Severity = Field(
+        default=Severity.LOW, description="Findings below this severity are suppressed."
+    )
+    suppress_style: bool = Field(
+        default=True, description="Suppress style-only findings (linter territory)."
+    )
+    min_origins: int = Field(
+        default=1,
+        ge=1,
+        description="Independent origins a finding needs to surface (verifier output is "
+        "exempt). 1 surfaces single-reviewer findings; 2 demands one independent confirmation.",
+    )
+    model: str = Field(
+        default="claude-haiku-4-5", description="Model that settles ambiguous pairs, if any."
+    )

@@ -1,0 +1,344 @@
+"""Deterministic text similarity for clustering findings.
+
+A finding's text becomes a set of normalized terms: lower-cased words and code identifiers,
+stop-words removed, suffixes stripped ("stemming-lite"), and security phrases mapped to one
+concept term each (``redis key`` and ``cache key`` both become ``@cache_key``). Two term
+sets are compared with a weighted Jaccard index in which each term weighs its inverse
+document frequency over the findings being synthesized: terms every finding shares (the
+name of the function the whole PR touches) count little, rare shared terms count a lot.
+The weights depend only on the *set* of findings, so the result is independent of order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[a-z0-9_]+(?:\(\))?")
+
+STOPWORDS = frozenset(
+    (
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "else",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "without",
+        "into",
+        "onto",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "as",
+        "not",
+        "no",
+        "nor",
+        "so",
+        "than",
+        "too",
+        "very",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "do",
+        "does",
+        "did",
+        "done",
+        "has",
+        "have",
+        "had",
+        "having",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "only",
+        "own",
+        "same",
+        "just",
+        "also",
+        "there",
+        "here",
+        "their",
+        "them",
+        "they",
+        "we",
+        "you",
+        "your",
+        "our",
+        "us",
+        "i",
+        "me",
+        "my",
+        "he",
+        "she",
+        "his",
+        "her",
+        "via",
+        "per",
+        "about",
+        "above",
+        "below",
+        "after",
+        "before",
+        "over",
+        "under",
+        "again",
+        "further",
+        "once",
+        "while",
+        "until",
+        "because",
+        "between",
+        "through",
+        "during",
+        "out",
+        "up",
+        "down",
+        "off",
+        "issue",
+        "issues",
+        "problem",
+        "potential",
+        "potentially",
+        "possible",
+        "possibly",
+        "likely",
+        "code",
+        "line",
+        "lines",
+        "function",
+        "method",
+        "call",
+        "calls",
+        "called",
+        "use",
+        "uses",
+        "used",
+        "using",
+        "consider",
+        "considering",
+        "instead",
+        "currently",
+        "current",
+        "new",
+        "existing",
+        "value",
+        "values",
+        "variable",
+        "here",
+        "now",
+        "e",
+        "g",
+        "eg",
+        "ie",
+        "etc",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One security or review concept: the phrases that mean it, with examples."""
+
+    term: str
+    patterns: tuple[str, ...]
+    examples: tuple[str, ...]
+    """Texts that must map to the concept (turned into tests)."""
+    counter_examples: tuple[str, ...] = ()
+    """Texts that must not."""
+
+
+CONCEPTS: tuple[Concept, ...] = (
+    Concept(
+        "@cache_key",
+        (r"\b(?:cache|redis|memcached?)[ _-]?keys?\b", r"\bkey construction\b"),
+        ("Cache key uses input", "Redis key construction", "bad redis_key"),
+        ("the API key leaked",),
+    ),
+    Concept(
+        "@untrusted_input",
+        (
+            r"\bun(?:sanitized|sanitised|validated|escaped|trusted)\b",
+            r"\b(?:user|attacker|client|caller)[ -](?:controlled|supplied|provided|input)\b",
+            r"\barbitrary (?:user[ -]controlled )?(?:input|strings?|values?|data)\b",
+            r"\bcontrols? (?:the )?\w+ (?:parameter|input|value)\b",
+            r"\bwho controls\b",
+            r"\bfrom (?:the )?request\b",
+        ),
+        ("unsanitized user input", "user-controlled strings", "an attacker who controls x"),
+        ("sanitized output",),
+    ),
+    Concept(
+        "@injection",
+        (r"\binjection\b", r"\binjects?\b", r"\bpoison(?:ing|ed)?\b", r"\boverwrit\w*\b"),
+        ("cache key injection", "cache poisoning", "overwriting entries"),
+    ),
+    Concept(
+        "@stack_trace",
+        (r"\bstack[ -]?traces?\b", r"\btraceback\b", r"\bbacktraces?\b", r"\bformat_exc\b"),
+        ("full exception stack trace", "traceback.format_exc()"),
+    ),
+    Concept(
+        "@sql_injection",
+        (r"\bsql[ -]?injection\b", r"\bsqli\b", r"\braw sql\b"),
+        ("SQL injection in query", "raw SQL built from input"),
+    ),
+    Concept(
+        "@xss",
+        (r"\bxss\b", r"\bcross[ -]site scripting\b", r"\binnerhtml\b"),
+        ("stored XSS", "cross-site scripting via innerHTML"),
+    ),
+    Concept(
+        "@null",
+        (
+            r"\bnull(?:pointer(?:exception)?)?\b",
+            r"\bnpe\b",
+            r"\bnil\b",
+            r"\bnone\b",
+            r"\bundefined\b",
+            r"\bnullable\b",
+        ),
+        ("NullPointerException when absent", "returns None", "nil dereference"),
+    ),
+    Concept(
+        "@race",
+        (
+            r"\brace(?: condition)?s?\b",
+            r"\bthread[ -]?safe(?:ty)?\b",
+            r"\bconcurren\w*\b",
+            r"\bdata race\b",
+            r"\btoctou\b",
+            r"\bcheck[ -]then[ -]act\b",
+        ),
+        ("race condition on counter", "not thread-safe", "concurrent writes"),
+    ),
+    Concept(
+        "@authz",
+        (
+            r"\bauthori[sz]\w*\b",
+            r"\bpermissions?\b",
+            r"\baccess control\b",
+            r"\bprivilege\w*\b",
+            r"\brbac\b",
+            r"\bacl\b",
+        ),
+        ("authorization check missing", "wrong permission", "privilege escalation"),
+    ),
+    Concept(
+        "@secret",
+        (
+            r"\bsecrets?\b",
+            r"\bapi[ _-]?keys?\b",
+            r"\bcredentials?\b",
+            r"\bpasswords?\b",
+            r"\bprivate key\b",
+        ),
+        ("hard-coded API key", "password in logs"),
+    ),
+    Concept(
+        "@expiry",
+        (r"\bttl\b", r"\bexpir\w*\b", r"\bnever expires?\b"),
+        ("TTL set to 0", "entries never expire"),
+    ),
+)
+
+_COMPILED = tuple((c.term, tuple(re.compile(p) for p in c.patterns)) for c in CONCEPTS)
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """Strip one common English suffix from a plain word (identifiers are kept whole)."""
+    if "_" in word or word.endswith("()") or any(ch.isdigit() for ch in word):
+        return word.removesuffix("()")
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    # "response"/"responses", "controlled"/"control": drop a final e and a doubled letter.
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "s":
+        word = word[:-1]
+    return word
+
+
+def concepts(text: str) -> frozenset[str]:
+    """The concept terms a text mentions."""
+    low = text.lower()
+    return frozenset(term for term, pats in _COMPILED if any(p.search(low) for p in pats))
+
+
+def terms(text: str) -> frozenset[str]:
+    """Normalized terms of a text: stemmed content words, identifiers and concepts."""
+    low = text.lower()
+    words = {stem(w) for w in _WORD.findall(low) if w not in STOPWORDS and len(w) > 1}
+    return frozenset(words - STOPWORDS) | concepts(low)
+
+
+def idf_weights(docs: Iterable[frozenset[str]]) -> dict[str, float]:
+    """Smoothed inverse document frequency of every term over a set of documents."""
+    docs = list(docs)
+    df: Counter[str] = Counter(t for d in docs for t in d)
+    n = len(docs)
+    return {t: math.log(1.0 + n / c) for t, c in df.items()}
+
+
+def similarity(a: frozenset[str], b: frozenset[str], weights: Mapping[str, float]) -> float:
+    """Weighted cosine of two term sets: shared weight over the geometric mean of both.
+
+    Unlike Jaccard it does not punish a long text for saying more about the same thing.
+    """
+    if not a or not b:
+        return 0.0
+    inter = sum(weights.get(t, 1.0) for t in a & b)
+    wa = sum(weights.get(t, 1.0) for t in a)
+    wb = sum(weights.get(t, 1.0) for t in b)
+    return inter / math.sqrt(wa * wb) if wa and wb else 0.0
