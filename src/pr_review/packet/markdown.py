@@ -1,0 +1,121 @@
+"""The reviewer packet as one GitHub comment (pure function of :class:`PacketInput`).
+
+Size: GitHub refuses comments over 65,536 characters (262,144 UTF-8 bytes). The packet aims
+at :data:`BUDGET` (60,000): it renders everything; if that is too long, findings after the
+first :data:`OPEN_FINDINGS` become one-line entries; if still too long, the lowest-ranked
+findings are cut (binary search for the most that fit) and the packet says how many; as a
+last resort the body is cut at a line boundary. The state block is budgeted separately.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pr_review.packet import sections
+from pr_review.packet.metadata import metadata
+from pr_review.packet.model import PacketInput
+from pr_review.packet.state import render_state
+from pr_review.schema.finding import SynthesizedFinding
+from pr_review.synthesis.memory import build_memory
+
+BUDGET = 60_000
+BYTE_LIMIT = 262_144
+OPEN_FINDINGS = 10
+
+
+def render_packet(inp: PacketInput) -> str:
+    """The packet Markdown; first line is the packet marker, last the state block."""
+    state = render_state(inp.state or build_memory(inp.sha, inp.config_hash, inp.surfaced))
+    room = BUDGET - len(state) - 1
+    surfaced = inp.surfaced
+    body = _body(inp, surfaced, compact=False, cut=0)
+    if not _fits(body, room):
+        body = _body(inp, surfaced, compact=True, cut=0)
+    if not _fits(body, room):
+        body = _largest_cut(inp, surfaced, room)
+    if not _fits(body, room):
+        body = _hard_cut(body, room)
+    return f"{body}\n{state}\n"
+
+
+def _fits(body: str, room: int) -> bool:
+    return (
+        len(body) <= room
+        and len(body.encode("utf-8")) <= room * 4
+        and len(body.encode("utf-8")) <= BYTE_LIMIT - 20_000
+    )
+
+
+def _largest_cut(inp: PacketInput, surfaced: Sequence[SynthesizedFinding], room: int) -> str:
+    low, high = 0, len(surfaced)  # low: findings kept; find the most that fit
+    while low < high:
+        mid = (low + high + 1) // 2
+        if _fits(_body(inp, surfaced, compact=True, cut=len(surfaced) - mid), room):
+            low = mid
+        else:
+            high = mid - 1
+    return _body(inp, surfaced, compact=True, cut=len(surfaced) - low)
+
+
+def _hard_cut(body: str, room: int) -> str:
+    note = "\n\n_The packet was cut here to fit GitHub's comment limit; see the run's JSON files._"
+    head = body[: max(room - len(note) - 40, 0)]
+    head = head[: head.rfind("\n")] if "\n" in head else head
+    if head.count("<details") > head.count("</details>"):
+        head += "\n\n</details>"
+    return head + note
+
+
+def _body(
+    inp: PacketInput, surfaced: Sequence[SynthesizedFinding], *, compact: bool, cut: int
+) -> str:
+    kept = surfaced[: len(surfaced) - cut]
+    parts: list[list[str]] = [
+        [sections.MARKER, "## PR review packet", ""],
+        sections.summary(inp),
+        sections.not_run(inp),
+        sections.lane(inp),
+        sections.verification(inp),
+        _findings(inp, kept, compact=compact, cut=cut),
+        sections.memory(inp),
+        sections.human_questions(inp),
+        sections.focus(inp),
+        metadata(inp),
+        [sections.STATEMENT],
+    ]
+    return "\n\n".join("\n".join(p) for p in parts if p)
+
+
+def _findings(
+    inp: PacketInput, kept: Sequence[SynthesizedFinding], *, compact: bool, cut: int
+) -> list[str]:
+    total = len(kept) + cut
+    lines = [f"### Findings ({total})", ""]
+    if not total:
+        return [*lines, sections.CLEAN]
+    for f in kept[:OPEN_FINDINGS]:
+        lines += [*sections.finding_full(f, inp), ""]
+    rest = kept[OPEN_FINDINGS:]
+    if rest:
+        lines += [
+            (
+                f"<details><summary>{len(rest)} more finding(s), ranks "
+                f"{OPEN_FINDINGS + 1}–{OPEN_FINDINGS + len(rest)}</summary>"
+            ),
+            "",
+        ]
+        for f in rest:
+            if compact:
+                lines.append(sections.finding_compact(f, inp))
+            else:
+                lines += [*sections.finding_full(f, inp), ""]
+        lines += ["", "</details>"]
+    if cut:
+        lines += [
+            "",
+            (
+                f"_{cut} lowest-ranked finding(s) were cut to fit GitHub's comment size limit; "
+                "every finding is in the run's findings.json._"
+            ),
+        ]
+    return lines

@@ -1,0 +1,55 @@
+"""The hidden state block: what this review remembers for the next one.
+
+``<!-- pr-review-guardrails:state {json} -->`` as the packet's last line. The JSON has
+``<``, ``>`` and ``&`` as ``\\u`` escapes, so the block can never contain ``-->`` and close
+early, and nothing in it looks like markup. It is capped: past the cap the lowest-ranked
+entries are left out and ``truncated`` is set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pydantic import ValidationError
+
+from pr_review.synthesis.memory import ReviewMemory
+
+STATE_MARKER = "<!-- pr-review-guardrails:state "
+STATE_BUDGET = 12_000
+_STATE = re.compile(r"^<!-- pr-review-guardrails:state (\{.*\}) -->$", re.MULTILINE)
+
+
+def _encode(memory: ReviewMemory) -> str:
+    raw = json.dumps(memory.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=True)
+    return raw.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def render_state(memory: ReviewMemory, budget: int = STATE_BUDGET) -> str:
+    """The state block, at most ``budget`` characters (entries dropped from the end)."""
+    entries = memory.findings
+    current = memory
+    block = f"{STATE_MARKER}{_encode(current)} -->"
+    low, high = 0, len(entries)
+    if len(block) <= budget:
+        return block
+    while low < high:  # the largest prefix of entries that fits
+        mid = (low + high + 1) // 2
+        trial = memory.model_copy(update={"findings": entries[:mid], "truncated": True})
+        if len(f"{STATE_MARKER}{_encode(trial)} -->") <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    current = memory.model_copy(update={"findings": entries[:low], "truncated": True})
+    return f"{STATE_MARKER}{_encode(current)} -->"
+
+
+def parse_state(comment_body: str) -> ReviewMemory | None:
+    """The memory in a packet comment's state block; None when absent or unreadable."""
+    found = _STATE.findall(comment_body)
+    if not found:
+        return None
+    try:
+        return ReviewMemory.model_validate(json.loads(found[-1]))
+    except (ValueError, ValidationError):
+        return None
