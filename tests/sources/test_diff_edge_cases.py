@@ -200,6 +200,8 @@ def test_submodule_pointer_changes(git_repo: GitRepo) -> None:
         "tab\there.py",
         "back\\slash.py",
         " lead.py",
+        "x b/y.py",
+        "a b/c d.py",
     ],
 )
 def test_unusual_paths(git_repo: GitRepo, name: str) -> None:

@@ -95,6 +95,8 @@ class FileDiff:
     old_path: str | None = None
     """The path before a rename or copy."""
     binary: bool = False
+    """Binary content. A rename or copy without content change shows no content in the patch,
+    so it stays False there even for a binary file (``git diff --numstat`` prints ``-``)."""
     old_mode: str | None = None
     new_mode: str | None = None
     submodule: bool = False
@@ -199,7 +201,9 @@ def _git_file(chunk: str, problems: list[str]) -> FileDiff:
     patch_available = True
     if header.has_hunks and not header.binary:
         try:
-            patched = PatchSet(chunk)
+            # From the ``---`` line on: unidiff's reading of the ``diff --git`` line splits a
+            # path with spaces wrongly, and the header is already read.
+            patched = PatchSet(chunk[header.patch_start :])
         except UnidiffParseError as exc:
             problems.append(f"{path}: unparsable patch ({exc}); counted leniently, no hunks")
             patch_available = False

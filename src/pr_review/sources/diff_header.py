@@ -59,6 +59,8 @@ class FileHeader:
     copied: bool
     binary: bool
     has_hunks: bool
+    patch_start: int
+    """Offset of the ``--- `` line (where a plain unified diff of the file starts), or 0."""
     old_mode: str | None
     new_mode: str | None
     similarity: int | None
@@ -171,10 +173,16 @@ def parse_header(chunk: str) -> FileHeader:
         copied=copied,
         binary=rest.startswith(_BINARY_MARKERS),
         has_hunks=rest.startswith("@@ "),
+        patch_start=_patch_start(chunk, stop),
         old_mode=old_mode,
         new_mode=new_mode,
         similarity=_percent(values.get("similarity index ")),
     )
+
+
+def _patch_start(chunk: str, stop: int) -> int:
+    pos = chunk.rfind("\n--- ", 0, stop)
+    return pos + 1 if pos != -1 else 0
 
 
 def _paths(values: dict[str, str], git_rest: str, renamed: bool, copied: bool) -> tuple[str, str]:
