@@ -1,7 +1,7 @@
 """Diff scope: which lines a pull request changed, and which verifier findings it answers for.
 
 A PR is answerable for what it changed, not for the repository's old debts. A finding is kept
-when its span touches a line the PR added (or changed: a changed line is an added line on the
+when its first line is one the PR added (or changed: a changed line is an added line on the
 new side). A finding on an untouched line of a touched file is kept only when it is new in
 head: the same tool run on the base version of the file did not report the same rule on a
 line with the same content (compared as multisets, never by line number, so code that merely
@@ -72,13 +72,14 @@ class DiffScope:
         """Every changed run of every touched file, in diff order."""
         return tuple((path, r) for path in self.changed for r in self.ranges(path))
 
-    def hits(self, path: str, line: int | None, end_line: int | None = None) -> bool:
-        """True when the span ``line..end_line`` contains a line the PR changed."""
-        lines = self.changed.get(path)
-        if not lines or line is None:
-            return False
-        last = end_line if end_line is not None and end_line >= line else line
-        return any(n in lines for n in range(line, last + 1))
+    def hits(self, path: str, line: int | None) -> bool:
+        """True when ``line`` of ``path`` is one the PR added or changed.
+
+        Only a finding's first line counts: a span (a whole function for "missing
+        annotation") would blame a signature on a change to its body. A multi-line
+        construct whose later line changed is still caught, by the base comparison.
+        """
+        return line is not None and line in self.changed.get(path, frozenset())
 
 
 def base_path(f: FileDiff) -> str | None:
@@ -103,11 +104,6 @@ class Located(Protocol):
     @property
     def line(self) -> int | None:
         """First line, 1-based."""
-        ...
-
-    @property
-    def end_line(self) -> int | None:
-        """Last line, when the tool gives a span."""
         ...
 
     @property
@@ -164,7 +160,7 @@ def scope_findings(
     for f in head:
         if not scope.touched(f.path):
             dropped += 1
-        elif scope.hits(f.path, f.line, f.end_line):
+        elif scope.hits(f.path, f.line):
             kept.append(f)
         elif base is None:
             dropped += 1

@@ -1,0 +1,155 @@
+"""Verifier findings as candidate findings for the synthesizer.
+
+Verifier output is the strongest evidence a finding can have (``verifier_output``). Each
+finding carries its tool (``origin``), rule id, category, and a fingerprint that survives
+line shifts: sha256 over the file, the cited lines' content (whitespace-normalized) and the
+rule, never the line number. Secret findings never carry the line's text (it holds the
+secret): their ``hunk`` is None.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from pr_review.schema.enums import (
+    Action,
+    Confidence,
+    EvidenceType,
+    FindingSource,
+    Severity,
+    VerifierSeverity,
+)
+from pr_review.schema.finding import CandidateFinding, Evidence
+from pr_review.schema.pack import Verification, VerifierFinding, VerifierRun
+from pr_review.sources.diff import Diff
+from pr_review.verifiers.model import Category
+
+_BUILTIN_CATEGORY = {
+    "ruff": Category.LINT,
+    "bandit": Category.SECURITY,
+    "secrets": Category.SECRETS,
+    "mypy": Category.TYPE,
+}
+
+_WHY = {
+    Category.LINT: "The linter flags code this pull request added or changed; its errors "
+    "(undefined names, unused values, syntax) are usually real defects.",
+    Category.SECURITY: "Static security analysis flags a pattern on a changed line that is a "
+    "common source of vulnerabilities (injection, unsafe calls, weak crypto).",
+    Category.SECRETS: "A credential committed to the repository must be treated as leaked: "
+    "revoke and rotate it, and load it from the environment or a secret store.",
+    Category.TYPE: "The type checker this repository configures reports an error on a changed "
+    "line; such errors are often crashes at run time.",
+    Category.CUSTOM: "A check this repository declares reports a problem on a changed line.",
+}
+
+
+def category_of(run_name: str) -> Category:
+    """The category of a verifier by its pack name (``custom:*`` is custom)."""
+    return _BUILTIN_CATEGORY.get(run_name, Category.CUSTOM)
+
+
+def severity_for(category: Category, severity: VerifierSeverity) -> Severity:
+    """Finding severity from the tool's: secrets critical/high, bandit HIGH high, lint low."""
+    match category:
+        case Category.SECRETS:
+            return Severity.CRITICAL if severity is VerifierSeverity.ERROR else Severity.HIGH
+        case Category.SECURITY:
+            return {
+                VerifierSeverity.ERROR: Severity.HIGH,
+                VerifierSeverity.WARNING: Severity.MEDIUM,
+                VerifierSeverity.INFO: Severity.LOW,
+            }[severity]
+        case Category.LINT | Category.TYPE | Category.CUSTOM:
+            return Severity.MEDIUM if severity is VerifierSeverity.ERROR else Severity.LOW
+
+
+def confidence_for(category: Category, severity: VerifierSeverity) -> Confidence:
+    """Deterministic checkers are sure of what they report; pattern scanners less so."""
+    match category:
+        case Category.LINT | Category.TYPE:
+            return Confidence.HIGH
+        case Category.SECRETS:
+            return Confidence.HIGH if severity is VerifierSeverity.ERROR else Confidence.MEDIUM
+        case Category.SECURITY | Category.CUSTOM:
+            return Confidence.MEDIUM
+
+
+def action_for(category: Category, severity: VerifierSeverity) -> Action:
+    """Secrets and errors are to fix; the rest to verify."""
+    if category is Category.SECRETS or severity is VerifierSeverity.ERROR:
+        return Action.FIX
+    return Action.VERIFY
+
+
+def normalize(text: str) -> str:
+    """Whitespace-insensitive form of cited code: stripped, inner runs collapsed."""
+    return "\n".join(re.sub(r"\s+", " ", line).strip() for line in text.splitlines())
+
+
+def fingerprint(file: str, cited: str, rule_id: str | None) -> str:
+    """sha256 over file, normalized cited content and rule id (no line number)."""
+    payload = "\0".join((file, normalize(cited), rule_id or ""))
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _cited_lines(diff: Diff, finding: VerifierFinding) -> str | None:
+    """The added lines the finding points at, joined; None when none of them was added."""
+    file_diff = diff.file(finding.file)
+    if file_diff is None or finding.line is None:
+        return None
+    last = finding.end_line or finding.line
+    added = {n: text for h in file_diff.hunks for n, text in h.added}
+    cited = [added[n] for n in range(finding.line, last + 1) if n in added]
+    return "\n".join(cited) if cited else None
+
+
+def _candidate(run: VerifierRun, finding: VerifierFinding, diff: Diff) -> CandidateFinding:
+    category = category_of(run.name)
+    cited = _cited_lines(diff, finding)
+    # Without cited added lines (a new problem on an untouched line), the message stands in
+    # for the content; it names the problem, not the position.
+    digest = fingerprint(finding.file, cited if cited is not None else finding.message,
+                         finding.rule_id)  # fmt: skip
+    rule = f" {finding.rule_id}" if finding.rule_id else ""
+    where = f"{finding.file}:{finding.line}" if finding.line else finding.file
+    return CandidateFinding(
+        finding_id=f"verifier:{run.name}:{digest[:12]}",
+        source=FindingSource.VERIFIER,
+        title=f"{run.name}{rule}: {finding.message.splitlines()[0][:140]}",
+        file=finding.file,
+        line_start=finding.line,
+        line_end=finding.end_line or finding.line,
+        hunk=None if category is Category.SECRETS else cited,
+        why_it_matters=_WHY[category],
+        evidence=Evidence(
+            type=EvidenceType.VERIFIER_OUTPUT,
+            detail=f"{run.name}{rule} at {where} ({finding.severity.value}): {finding.message}",
+        ),
+        confidence=confidence_for(category, finding.severity),
+        severity=severity_for(category, finding.severity),
+        action=action_for(category, finding.severity),
+        requires_human=category is Category.SECRETS,
+        origin=run.name,
+        category=category.value,
+        rule_id=finding.rule_id,
+        fingerprint=digest,
+    )
+
+
+def verifier_candidates(verification: Verification, diff: Diff) -> tuple[CandidateFinding, ...]:
+    """Every finding of every verifier run as a candidate finding, ids unique and stable."""
+    out: list[CandidateFinding] = []
+    seen: dict[str, int] = {}
+    for run in verification.verifiers:
+        for finding in run.findings:
+            candidate = _candidate(run, finding, diff)
+            count = seen.get(candidate.finding_id, 0)
+            seen[candidate.finding_id] = count + 1
+            if count:
+                candidate = candidate.model_copy(
+                    update={"finding_id": f"{candidate.finding_id}-{count + 1}"}
+                )
+            out.append(candidate)
+    return tuple(out)

@@ -1,0 +1,233 @@
+"""The built-in verifiers, run for real on small real git repositories.
+
+Each fixture repository is reviewed once (module scope); the tests read that one result.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pr_review.schema.enums import TrustMode, VerifierStatus
+from pr_review.schema.pack import Verification, VerifierRun
+from pr_review.sources.model import PullRequest
+from pr_review.verifiers import run_verifiers
+from pr_review.verifiers.settings import VerifierSettings
+from tests.verifiers.prs import make_pr
+
+pytestmark = pytest.mark.slow
+
+# Planted secrets, assembled from parts so this file does not itself trip secret scanners.
+AWS_KEY_ID = "AKIA" + "Q3EXAMPLE7" + "WZ4NRT2X"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+PEM_BEGIN = "-----BEGIN " + "RSA PRIVATE KEY-----"
+PEM_END = "-----END " + "RSA PRIVATE KEY-----"
+GH_TOKEN = "ghp_" + "Zq8Rt2Vx6Yb1Nc4Md7Lf0Kg3Jh5Pw9Sa2Ee"
+STRIPE_KEY = "sk_live_" + "9fQ2xL7pR4tW1zK8mN3vB6cY"
+SLACK_TOKEN = "xoxb-" + "482716390512-2947103865142-QwErTyUiOpAsDfGhJkLzXcVb"
+OLD_SECRET = "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+
+LEGACY_BASE = """\
+import json
+import os
+import subprocess
+
+
+def run(cmd):
+    subprocess.call(cmd, shell=True)
+
+
+def dump(x):
+    return json.dumps(x)
+
+
+def wrong() -> int:
+    return "nope"
+"""
+
+# Two lines inserted at the top shift every old problem; `dump` stops using json, so the
+# untouched `import json` becomes unused: new in head, and the PR's doing.
+LEGACY_HEAD = "# Legacy helpers.\n\n" + LEGACY_BASE.replace(
+    "    return json.dumps(x)", "    return str(x)"
+)
+
+SERVICE_TEMPLATE = '''\
+import subprocess
+
+
+def run_user_command(cmd: str) -> int:
+    return subprocess.call(cmd, shell=True)
+
+
+def find_user(name: str) -> str:
+    query = f"SELECT * FROM users WHERE name = '{name}'"
+    return query
+
+
+def count() -> int:
+    total: int = "many"
+    return total
+
+
+AWS_ACCESS_KEY_ID = "@AWS_KEY_ID@"
+DEPLOY_KEY = """@PEM_BEGIN@
+MIIEowIBAAKCAQEA7bq3
+@PEM_END@"""
+'''
+SERVICE = (
+    SERVICE_TEMPLATE.replace("@AWS_KEY_ID@", AWS_KEY_ID)
+    .replace("@PEM_BEGIN@", PEM_BEGIN)
+    .replace("@PEM_END@", PEM_END)
+)
+
+
+def line_of(text: str, needle: str) -> int:
+    """1-based number of the first line containing ``needle``."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in text")
+
+
+def by_name(verification: Verification, name: str) -> VerifierRun:
+    return next(r for r in verification.verifiers if r.name == name)
+
+
+def hits(run: VerifierRun, path: str) -> set[tuple[str | None, int | None]]:
+    return {(f.rule_id, f.line) for f in run.findings if f.file == path}
+
+
+@pytest.fixture(scope="module")
+def risky(tmp_path_factory: pytest.TempPathFactory) -> tuple[PullRequest, Verification]:
+    root = tmp_path_factory.mktemp("risky")
+    pr = make_pr(
+        root / "repo",
+        {
+            "pyproject.toml": "[tool.mypy]\nstrict = true\n\n[tool.ruff]\nline-length = 100\n",
+            "app/__init__.py": "",
+            "app/legacy.py": LEGACY_BASE,
+        },
+        {"app/legacy.py": LEGACY_HEAD, "app/service.py": SERVICE},
+    )
+    verification = run_verifiers(
+        pr, VerifierSettings(), trust_mode=TrustMode.UNTRUSTED, tmp_root=root
+    )
+    return pr, verification
+
+
+def test_bandit_reports_shell_true_and_sql_built_with_an_f_string(
+    risky: tuple[PullRequest, Verification],
+) -> None:
+    _, verification = risky
+    bandit = by_name(verification, "bandit")
+    found = hits(bandit, "app/service.py")
+    assert ("B602", line_of(SERVICE, "shell=True")) in found
+    assert ("B608", line_of(SERVICE, "SELECT")) in found
+    assert bandit.status is VerifierStatus.FAIL
+    assert bandit.files_checked == ("app/legacy.py", "app/service.py")
+
+
+def test_secrets_reports_the_aws_key_and_the_private_key_without_their_values(
+    risky: tuple[PullRequest, Verification],
+) -> None:
+    _, verification = risky
+    secrets = by_name(verification, "secrets")
+    lines = {f.line for f in secrets.findings if f.file == "app/service.py"}
+    assert line_of(SERVICE, "AWS_ACCESS_KEY_ID") in lines
+    assert line_of(SERVICE, "BEGIN RSA") in lines
+    assert secrets.status is VerifierStatus.FAIL
+    dumped = verification.model_dump_json()
+    assert AWS_KEY_ID not in dumped
+    assert "MIIEowIBAAKCAQEA7bq3" not in dumped
+
+
+def test_mypy_reports_the_new_type_error_when_the_repository_configures_it(
+    risky: tuple[PullRequest, Verification],
+) -> None:
+    _, verification = risky
+    mypy = by_name(verification, "mypy")
+    assert ("assignment", line_of(SERVICE, 'total: int = "many"')) in hits(mypy, "app/service.py")
+    assert mypy.status is VerifierStatus.FAIL
+
+
+def test_old_problems_on_untouched_lines_are_not_reported(
+    risky: tuple[PullRequest, Verification],
+) -> None:
+    _, verification = risky
+    legacy = [
+        (run.name, f.rule_id, f.line)
+        for run in verification.verifiers
+        for f in run.findings
+        if f.file == "app/legacy.py"
+    ]
+    # Only the import the PR made unused is the PR's; shell=True, `os`, the bad return
+    # and the untyped defs were all there before, on lines that merely moved.
+    assert legacy == [("ruff", "F401", line_of(LEGACY_HEAD, "import json"))]
+    assert "left out" in (by_name(verification, "bandit").reason or "")
+
+
+def test_summary_counts_each_status(risky: tuple[PullRequest, Verification]) -> None:
+    _, verification = risky
+    statuses = [r.status for r in verification.verifiers]
+    assert verification.summary.failed == statuses.count(VerifierStatus.FAIL)
+    assert verification.summary.passed == statuses.count(VerifierStatus.PASS)
+    assert verification.trust_mode is TrustMode.UNTRUSTED
+    assert all(r.duration_ms > 0 for r in verification.verifiers)
+
+
+SECRET_FILES = {
+    ".env": f"APP_NAME=demo\nAWS_SECRET_ACCESS_KEY={AWS_SECRET}\n",
+    "config/settings.yaml": f"service:\n  name: demo\n  github_token: {GH_TOKEN}\n",
+    "config/app.json": json.dumps({"name": "demo", "stripe": STRIPE_KEY}, indent=2) + "\n",
+    "web/client.js": f'const name = "demo";\nconst slack = "{SLACK_TOKEN}";\n',
+}
+
+
+@pytest.fixture(scope="module")
+def leaky(tmp_path_factory: pytest.TempPathFactory) -> Verification:
+    root = tmp_path_factory.mktemp("leaky")
+    old = f"token = {OLD_SECRET}\nretries = 3\n"
+    pr = make_pr(
+        root / "repo",
+        {"README.md": "demo\n", "old.ini": old},
+        {**SECRET_FILES, "old.ini": old.replace("retries = 3", "retries = 5")},
+    )
+    return run_verifiers(pr, VerifierSettings(), trust_mode=TrustMode.UNTRUSTED, tmp_root=root)
+
+
+@pytest.mark.parametrize("path", sorted(SECRET_FILES))
+def test_a_secret_added_to_any_text_file_is_caught(leaky: Verification, path: str) -> None:
+    secrets = by_name(leaky, "secrets")
+    planted = line_of(SECRET_FILES[path], next(
+        s for s in (AWS_SECRET, GH_TOKEN, STRIPE_KEY, SLACK_TOKEN) if s in SECRET_FILES[path]
+    ))  # fmt: skip
+    assert planted in {f.line for f in secrets.findings if f.file == path}
+    assert secrets.status is VerifierStatus.FAIL
+
+
+def test_a_secret_already_in_the_base_is_not_the_prs(leaky: Verification) -> None:
+    secrets = by_name(leaky, "secrets")
+    assert [f for f in secrets.findings if f.file == "old.ini"] == []
+    assert all(s not in leaky.model_dump_json() for s in (GH_TOKEN, STRIPE_KEY, OLD_SECRET))
+
+
+def test_python_tools_skip_a_pr_without_python_files(leaky: Verification) -> None:
+    for name in ("ruff", "bandit"):
+        run = by_name(leaky, name)
+        assert run.status is VerifierStatus.SKIPPED
+        assert run.reason == "no Python files touched"
+    assert "not configured" in (by_name(leaky, "mypy").reason or "")
+
+
+def test_workspace_is_removed_after_the_run(tmp_path: Path) -> None:
+    pr = make_pr(tmp_path / "repo", {"a.py": "x = 1\n"}, {"a.py": "x = 2\n"})
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    only_ruff = VerifierSettings.model_validate(
+        {"builtin": {"bandit": False, "secrets": False, "mypy": False}}
+    )
+    verification = run_verifiers(pr, only_ruff, trust_mode=TrustMode.TRUSTED, tmp_root=scratch)
+    assert by_name(verification, "ruff").status is VerifierStatus.PASS
+    assert list(scratch.iterdir()) == []
