@@ -36,6 +36,7 @@ class RunRecord(BaseModel):
     head_sha: str
     config_hash: str
     lane: Lane
+    findings_count: int = 0
     acknowledged_by: str | None = None
     """Who released a red lane with ``/review ack`` on this head."""
 
