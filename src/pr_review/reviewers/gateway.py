@@ -33,6 +33,7 @@ from pr_review.reviewers.interface import (
     ModelUnavailable,
     StructuredModel,
     ToolSpec,
+    describe_validation_error,
 )
 from pr_review.reviewers.settings import (
     DEFAULT_PRICES,
@@ -180,15 +181,6 @@ def build_gateway(settings: ReviewerSettings, env: Mapping[str, str]) -> Structu
         timeout=settings.timeout_seconds,
         prices=settings.price_table(),
     )
-
-
-def describe_validation_error(exc: ValidationError) -> str:
-    """Each problem as ``path: message``; input values are not echoed."""
-    parts = []
-    for err in exc.errors(include_url=False, include_input=False)[:20]:
-        path = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        parts.append(f"{path}: {err['msg']}")
-    return "; ".join(parts)
 
 
 def _system_blocks(request: ModelRequest) -> list[TextBlockParam]:

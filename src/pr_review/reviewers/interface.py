@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from pr_review.errors import ReviewerOutputInvalid, ReviewerUnavailable
 from pr_review.schema.run import ModelCall
@@ -98,3 +98,12 @@ class ModelUnavailable(ReviewerUnavailable):
     def __init__(self, message: str, *, calls: tuple[ModelCall, ...] = ()) -> None:
         super().__init__(message)
         self.calls = calls
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Each problem as ``path: message``; input values are not echoed."""
+    parts = []
+    for err in exc.errors(include_url=False, include_input=False)[:20]:
+        path = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        parts.append(f"{path}: {err['msg']}")
+    return "; ".join(parts)

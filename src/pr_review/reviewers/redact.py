@@ -1,0 +1,119 @@
+"""Secret redaction: nothing that looks like a secret leaves for the model.
+
+Secrets come from two places: the pattern rules of :mod:`pr_review.verifiers.secret_patterns`
+(run over every text we send) and the secrets verifier's findings in the evidence pack, which
+give a file and a line but not the value (the value on that line is taken from the diff).
+Each distinct value gets a typed placeholder such as ``[REDACTED:aws_access_key_id#1]``; the
+same value always gets the same placeholder. The mapping lives only in this process: it is
+never serialized, logged or sent.
+
+A secret spanning lines (a PEM block inside a diff) is replaced line by line, keeping each
+line's diff marker, so line numbers in the diff do not move.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+from pr_review.schema.pack import EvidencePack
+from pr_review.sources.diff import Diff
+from pr_review.verifiers.secret_patterns import find_secrets
+
+# Keep the name of an assignment and hide its value: `token = "..."` -> `token = [REDACTED..]`.
+_ASSIGNMENT = re.compile(r"^(\s*[^=:\s][^=:]{0,80}?(?:=|:)\s*)(\S.*)$")
+_DIFF_MARKERS = "+- "
+_KIND = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """One redacted value, without the value."""
+
+    kind: str
+    placeholder: str
+
+
+@dataclass
+class Redactor:
+    """Replaces known secret values and pattern matches with typed placeholders.
+
+    Built once per run before any request is made, then shared by the run's threads (a lock
+    guards the mapping; values first seen later are numbered in call order).
+    """
+
+    _values: dict[str, Redaction] = field(default_factory=dict)
+    _counts: dict[str, int] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    @property
+    def redactions(self) -> tuple[Redaction, ...]:
+        """What was redacted (kinds and placeholders only)."""
+        return tuple(self._values.values())
+
+    def add(self, value: str, kind: str) -> str:
+        """Register a secret value; returns its placeholder."""
+        with self._lock:
+            return self._add(value, kind)
+
+    def _add(self, value: str, kind: str) -> str:
+        if value in self._values:
+            return self._values[value].placeholder
+        slug = _KIND.sub("_", kind.lower()).strip("_") or "secret"
+        self._counts[slug] = self._counts.get(slug, 0) + 1
+        placeholder = f"[REDACTED:{slug}#{self._counts[slug]}]"
+        self._values[value] = Redaction(kind=slug, placeholder=placeholder)
+        return placeholder
+
+    def redact(self, text: str) -> str:
+        """``text`` with every known value and every pattern match replaced."""
+        with self._lock:
+            for match in find_secrets(text):
+                self._add(text[match.start : match.end], match.kind)
+            known = dict(self._values)
+        # Longest first, so a value containing another is replaced whole.
+        for value in sorted(known, key=len, reverse=True):
+            if value in text:
+                text = _replace_keeping_lines(text, value, known[value].placeholder)
+        return text
+
+
+def build_redactor(pack: EvidencePack, diff: Diff) -> Redactor:
+    """A redactor primed with the secrets verifier's findings and the diff's pattern matches."""
+    redactor = Redactor()
+    for run in pack.verification.verifiers:
+        if "secret" not in run.name.lower():
+            continue
+        for finding in run.findings:
+            value = _value_on_line(diff, finding.file, finding.line)
+            if value:
+                redactor.add(value, finding.rule_id or "secret")
+    redactor.redact(diff.raw)
+    return redactor
+
+
+def _value_on_line(diff: Diff, path: str, line: int | None) -> str | None:
+    """The secret-bearing part of an added line: an assignment's value, or the whole line."""
+    file = diff.file(path)
+    if file is None or line is None:
+        return None
+    for hunk in file.hunks:
+        for number, text in hunk.added:
+            if number == line:
+                match = _ASSIGNMENT.match(text)
+                value = (match.group(2) if match else text).strip()
+                return value if len(value) >= 4 else None
+    return None
+
+
+def _replace_keeping_lines(text: str, value: str, placeholder: str) -> str:
+    """Replace ``value``; a multi-line value becomes one placeholder per line, markers kept."""
+    if "\n" not in value:
+        return text.replace(value, placeholder)
+    pieces = value.split("\n")
+    lines = [placeholder]
+    for piece in pieces[1:]:
+        marker = piece[:1] if piece[:1] in _DIFF_MARKERS else ""
+        lines.append(marker + placeholder)
+    return text.replace(value, "\n".join(lines))
