@@ -20,7 +20,7 @@ from tests.verifiers.prs import make_pr
 pytestmark = pytest.mark.slow
 
 # Planted secrets, assembled from parts so this file does not itself trip secret scanners.
-AWS_KEY_ID = "AKIA" + "Q3EXAMPLE7" + "WZ4NRT2X"
+AWS_KEY_ID = "AKIA" + "Q3EXAMPLE7" + "WZ4NRT"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
 PEM_BEGIN = "-----BEGIN " + "RSA PRIVATE KEY-----"
 PEM_END = "-----END " + "RSA PRIVATE KEY-----"

@@ -1,0 +1,141 @@
+"""Verifier findings as candidate findings; tool output parsers on malformed and odd input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pr_review.schema.enums import (
+    Action,
+    EvidenceType,
+    FindingSource,
+    Severity,
+    VerifierSeverity,
+    VerifierStatus,
+)
+from pr_review.schema.pack import Verification, VerifierFinding, VerifierRun
+from pr_review.sources.diff import Diff, FileDiff, FileStatus, Hunk
+from pr_review.verifiers import verifier_candidates
+from pr_review.verifiers.parsers import (
+    OutputError,
+    parse_bandit,
+    parse_generic,
+    parse_mypy,
+    parse_ruff,
+    parse_sarif,
+)
+
+
+def diff_adding(path: str, lines: dict[int, str]) -> Diff:
+    hunk = Hunk(1, 0, min(lines), len(lines), "", tuple(sorted(lines.items())), ())
+    return Diff((FileDiff(path, FileStatus.MODIFIED, (hunk,)),), "")
+
+
+def verification(name: str, *findings: VerifierFinding) -> Verification:
+    return Verification(verifiers=(VerifierRun(name=name, status=VerifierStatus.FAIL,
+                                               findings=findings),))  # fmt: skip
+
+
+def finding(
+    line: int, rule: str, sev: VerifierSeverity = VerifierSeverity.ERROR
+) -> VerifierFinding:
+    return VerifierFinding(file="a.py", line=line, message="msg", severity=sev, rule_id=rule)
+
+
+def test_candidates_carry_tool_rule_evidence_and_the_cited_code() -> None:
+    diff = diff_adding("a.py", {10: "    subprocess.call(cmd, shell=True)"})
+    [c] = verifier_candidates(verification("bandit", finding(10, "B602")), diff)
+    assert (c.source, c.evidence.type) == (FindingSource.VERIFIER, EvidenceType.VERIFIER_OUTPUT)
+    assert (c.origin, c.rule_id, c.category) == ("bandit", "B602", "security")
+    assert (c.severity, c.action) == (Severity.HIGH, Action.FIX)
+    assert c.hunk == "    subprocess.call(cmd, shell=True)"
+    assert c.fingerprint is not None
+
+
+def test_fingerprint_survives_a_line_shift_and_reindentation_but_not_a_rule_change() -> None:
+    before = verifier_candidates(
+        verification("ruff", finding(3, "F841")), diff_adding("a.py", {3: "x = f( 1 )"})
+    )[0]
+    after = verifier_candidates(
+        verification("ruff", finding(40, "F841")), diff_adding("a.py", {40: "    x = f( 1 )"})
+    )[0]
+    other = verifier_candidates(
+        verification("ruff", finding(3, "E501")), diff_adding("a.py", {3: "x = f( 1 )"})
+    )[0]
+    assert before.fingerprint == after.fingerprint
+    assert before.finding_id == after.finding_id
+    assert other.fingerprint != before.fingerprint
+
+
+def test_secret_candidates_never_carry_the_line_and_need_a_human() -> None:
+    diff = diff_adding("a.env", {1: "TOKEN=value-that-is-secret"})
+    [c] = verifier_candidates(verification("secrets", finding(1, "github_token")), diff)
+    assert c.hunk is None
+    assert "value-that-is-secret" not in c.model_dump_json()
+    assert (c.severity, c.requires_human) == (Severity.CRITICAL, True)
+
+
+def test_duplicate_findings_get_distinct_ids() -> None:
+    diff = diff_adding("a.py", {1: "x"})
+    ids = [c.finding_id for c in verifier_candidates(
+        verification("custom:lint", finding(1, "X"), finding(1, "X")), diff)]  # fmt: skip
+    assert len(set(ids)) == 2
+
+
+@pytest.mark.parametrize(
+    ("category_run", "sev", "expected"),
+    [
+        ("ruff", VerifierSeverity.WARNING, Severity.LOW),
+        ("mypy", VerifierSeverity.ERROR, Severity.MEDIUM),
+        ("bandit", VerifierSeverity.INFO, Severity.LOW),
+        ("secrets", VerifierSeverity.WARNING, Severity.HIGH),
+    ],
+)
+def test_severity_mapping(category_run: str, sev: VerifierSeverity, expected: Severity) -> None:
+    [c] = verifier_candidates(verification(category_run, finding(1, "R", sev)), Diff((), ""))
+    assert c.severity is expected
+
+
+ROOT = Path("/work/ws/head")
+
+
+@pytest.mark.parametrize(
+    "parse", [parse_ruff, lambda t, r: parse_bandit(t, r)[0], parse_sarif], ids=str
+)
+def test_json_parsers_reject_garbage_with_a_reason(parse: object) -> None:
+    with pytest.raises(OutputError):
+        parse("this is not json", ROOT)  # type: ignore[operator]
+
+
+def test_ruff_paths_are_made_relative_and_pyflakes_is_an_error() -> None:
+    text = (
+        '[{"code": "F401", "message": "unused", "filename": "/work/ws/head/pkg/a.py",'
+        ' "location": {"row": 2, "column": 1}, "end_location": {"row": 2, "column": 9}},'
+        ' {"code": "E501", "message": "long", "filename": "/work/ws/head/pkg/a.py",'
+        ' "location": {"row": 3, "column": 1}}]'
+    )
+    f401, e501 = parse_ruff(text, ROOT)
+    assert (f401.path, f401.line, f401.severity) == ("pkg/a.py", 2, VerifierSeverity.ERROR)
+    assert e501.severity is VerifierSeverity.WARNING
+
+
+def test_mypy_notes_are_dropped() -> None:
+    text = (
+        '{"file": "a.py", "line": 3, "message": "bad", "code": "arg-type", "severity": "error"}\n'
+        '{"file": "a.py", "line": 3, "message": "see", "code": null, "severity": "note"}\n'
+    )
+    assert [(f.line, f.rule_id) for f in parse_mypy(text, ROOT)] == [(3, "arg-type")]
+
+
+def test_generic_parser_reads_levels_and_codes() -> None:
+    text = "a.py:1:2: warning: thing [W9]\n./b.py:7: note: fyi\nnot a finding\n"
+    got = [(f.path, f.line, f.severity, f.rule_id, f.message) for f in parse_generic(text, ROOT)]
+    assert got == [
+        ("a.py", 1, VerifierSeverity.WARNING, "W9", "thing"),
+        ("b.py", 7, VerifierSeverity.INFO, None, "fyi"),
+    ]
+
+
+def test_sarif_results_without_a_location_are_ignored() -> None:
+    assert parse_sarif('{"runs": [{"results": [{"message": {"text": "x"}}]}]}', ROOT) == ()
