@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from pr_review import pipeline
 from pr_review.action_inputs import ActionInputs, RunnerEnv
 from pr_review.config import Config
 from pr_review.errors import GitHubError
@@ -37,8 +36,23 @@ from pr_review.sources.github import GitHubApi
 from pr_review.sources.github_models import Pull
 from pr_review.sources.github_pr import read_github_pr
 
-Review = Callable[..., pipeline.ReviewOutcome]
-"""The signature of :func:`pr_review.pipeline.run_review`."""
+if TYPE_CHECKING:
+    from pr_review.pipeline import ReviewOutcome
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review engine: :func:`pr_review.pipeline.run_review` and its output writer."""
+
+    review: Callable[..., ReviewOutcome]
+    write_outputs: Callable[[ReviewOutcome, Path], None]
+
+
+def pipeline_engine() -> Review:
+    """The production engine (imported only when a review really runs: the SDKs are heavy)."""
+    from pr_review import pipeline  # noqa: PLC0415 (see docstring)
+
+    return Review(pipeline.run_review, pipeline.write_outputs)
 
 
 @dataclass(frozen=True)
@@ -82,7 +96,9 @@ def run_and_publish(
     pr, source = read_github_pr(api, pull, workspace=_git_workspace(env.workspace), run=run)
     previous = parse_state(request.existing.body) if request.existing is not None else None
     model, skip = _model(request.config, inputs, env)
-    outcome = (review or pipeline.run_review)(
+    # The pipeline (and the model SDK behind it) loads only when a review really runs.
+    engine = review or pipeline_engine()
+    outcome = engine.review(
         pr,
         request.config,
         trust_mode=request.trust_mode,
@@ -93,7 +109,7 @@ def run_and_publish(
         progress=lambda message: print(f"pr-review: {message}", file=out, flush=True),
     )
     out_dir = env.temp_dir / "pr-review" / str(pull.number)
-    pipeline.write_outputs(outcome, out_dir)
+    engine.write_outputs(outcome, out_dir)
     lines = [
         (
             f"trigger: {request.trigger.kind.value} ({request.trigger.action}); "
@@ -196,7 +212,7 @@ def _superseded(
 
 
 def _inline(
-    ctx: Context, number: int, *, head: str, outcome: pipeline.ReviewOutcome, diff: Diff
+    ctx: Context, number: int, *, head: str, outcome: ReviewOutcome, diff: Diff
 ) -> list[str]:
     """Post inline comments; a failure here is reported, never fatal to the packet."""
     try:
@@ -223,6 +239,8 @@ def _model(
             "no anthropic_api_key input (secrets are not given to fork PRs): "
             "AI reviewers did not run"
         )
+    from pr_review import pipeline  # noqa: PLC0415 (loaded only when a review runs: the model SDK is heavy)
+
     environ = {"ANTHROPIC_API_KEY": inputs.anthropic_api_key}
     if env.anthropic_base_url:
         environ["ANTHROPIC_BASE_URL"] = env.anthropic_base_url
