@@ -6,7 +6,7 @@ turns its findings into candidate findings for synthesis. See ``docs/configurati
 """
 
 from pr_review.verifiers.candidates import verifier_candidates
-from pr_review.verifiers.runner import run_verifiers
+from pr_review.verifiers.run import run_verifiers
 from pr_review.verifiers.scope import DiffScope, LineRange
 
 __all__ = ["DiffScope", "LineRange", "run_verifiers", "verifier_candidates"]
