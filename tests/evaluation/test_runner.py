@@ -14,7 +14,7 @@ from pr_review.evaluation.api import run_eval
 from pr_review.evaluation.runner import RunSettings
 from pr_review.evaluation.tables import render_metrics_table, render_scorecard
 from pr_review.reviewers.interface import ModelRequest, ModelResult, T
-from pr_review.schema.eval import Grading, GradedBy, Scorecard
+from pr_review.schema.eval import GradedBy, Grading, Scorecard
 from pr_review.schema.run import ModelCall
 from tests.evaluation.builders import fake_review, tiny_corpus
 
@@ -88,7 +88,8 @@ def test_offline_eval_measures_every_expectation_and_scores(tmp_path: Path) -> N
                             "criticalIssues", "recommendations", "rubricUsed", "transcriptPath"}
     assert card.dimensions.consistency.score == 7.0
     box = render_scorecard(card)
-    assert box.splitlines()[0].startswith("╔") and "Grade:" in box
+    assert box.splitlines()[0].startswith("╔")
+    assert "Grade:" in box
 
 
 def test_second_run_compares_with_previous_scorecard(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from pr_review.schema.eval import (
 from pr_review.schema.run import ModelCall
 
 GRADER_PURPOSE = "grader"
-DEFAULT_JUDGE_MODEL = "claude-sonnet-4-5"
+DEFAULT_JUDGE_MODEL = "claude-sonnet-4-6"
 
 GRADER_SYSTEM = """\
 You grade the output of an automated pull-request reviewer against a checklist of assertions.
