@@ -23,7 +23,12 @@ def _on(method: str, pattern: str) -> Callable[[Handler], Handler]:
 
 
 def route(
-    gh: FakeGitHub, method: str, path: str, query: dict[str, str], body: Any, headers: dict[str, str]
+    gh: FakeGitHub,
+    method: str,
+    path: str,
+    query: dict[str, str],
+    body: Any,
+    headers: dict[str, str],
 ) -> Reply:
     """Dispatch one request."""
     if path == "/user" and method == "GET":
@@ -75,7 +80,9 @@ def _files(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[
 
 
 @_on("GET", r"/pulls/(?P<n>\d+)/commits")
-def _commits(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _commits(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     n = int(m.group("n"))
     items = [
         {
@@ -104,20 +111,26 @@ def _issue(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[
 
 
 @_on("GET", r"/issues/(?P<n>\d+)/events")
-def _events(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _events(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     n = int(m.group("n"))
     return _page(gh, f"/issues/{n}/events", gh.events.get(n, []), q)
 
 
 @_on("GET", r"/issues/(?P<n>\d+)/comments")
-def _comments(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _comments(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     n = int(m.group("n"))
     items = [c for c in gh.comments if c["issue_number"] == n]
     return _page(gh, f"/issues/{n}/comments", items, q)
 
 
 @_on("POST", r"/issues/(?P<n>\d+)/comments")
-def _comment(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _comment(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     if len(b["body"]) > 65536:
         return 422, {"message": "Body is too long (maximum is 65536 characters)"}, {}
     comment = gh._comment(int(m.group("n")), b["body"], gh.commenter)
@@ -157,32 +170,46 @@ def _tree(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[s
     if files is None:
         return 404, {"message": "Not Found"}, {}
     entries = [
-        {"path": p, "mode": "100644", "type": "blob", "sha": _sha(t), "url": gh.repo_url("/git/blobs/x")}
+        {
+            "path": p,
+            "mode": "100644",
+            "type": "blob",
+            "sha": _sha(t),
+            "url": gh.repo_url("/git/blobs/x"),
+        }
         for p, t in sorted(files.items())
     ]
     return 200, {"sha": m.group("sha"), "tree": entries, "truncated": False}, {}
 
 
 @_on("GET", r"/contents/(?P<path>.+)")
-def _contents(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _contents(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     files = gh.trees.get(q.get("ref", ""), {})
     path = m.group("path")
     if path not in files:
         return 404, {"message": "Not Found"}, {}
     text = files[path]
-    return 200, {
-        "type": "file",
-        "encoding": "base64",
-        "content": b64(text),
-        "path": path,
-        "sha": _sha(text),
-        "size": len(text.encode()),
-        "url": gh.repo_url(f"/contents/{path}"),
-    }, {}
+    return (
+        200,
+        {
+            "type": "file",
+            "encoding": "base64",
+            "content": b64(text),
+            "path": path,
+            "sha": _sha(text),
+            "size": len(text.encode()),
+            "url": gh.repo_url(f"/contents/{path}"),
+        },
+        {},
+    )
 
 
 @_on("GET", r"/commits/(?P<sha>[0-9a-f]+)/check-runs")
-def _list_runs(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _list_runs(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     runs = [
         r
         for r in gh.check_runs
@@ -192,7 +219,9 @@ def _list_runs(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: d
 
 
 @_on("POST", r"/check-runs")
-def _create_run(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _create_run(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     if gh.check_runs_forbidden:
         return 403, _FORBIDDEN, {}
     rid = gh.next_id()
@@ -215,7 +244,9 @@ def _create_run(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: 
 
 
 @_on("PATCH", r"/check-runs/(?P<id>\d+)")
-def _update_run(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _update_run(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     for run in gh.check_runs:
         if run["id"] == int(m.group("id")):
             output = b.get("output")
@@ -239,7 +270,9 @@ def _apply_output(run: dict[str, Any], output: dict[str, Any] | None) -> None:
 
 
 @_on("POST", r"/statuses/(?P<sha>[0-9a-f]+)")
-def _status(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _status(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     if gh.statuses_forbidden:
         return 403, _FORBIDDEN, {}
     if len(b.get("description", "")) > 140:
@@ -269,25 +302,42 @@ def _store_review_comment(gh: FakeGitHub, n: int, c: dict[str, Any], sha: str) -
 
 
 @_on("POST", r"/pulls/(?P<n>\d+)/reviews")
-def _review(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _review(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     n = int(m.group("n"))
     comments = b.get("comments", [])
     if not all(_anchor_ok(gh, c) for c in comments):
-        return 422, {
-            "message": "Unprocessable Entity",
-            "errors": ["Pull request review thread line must be part of the diff"],
-        }, {}
+        return (
+            422,
+            {
+                "message": "Unprocessable Entity",
+                "errors": ["Pull request review thread line must be part of the diff"],
+            },
+            {},
+        )
     for c in comments:
         _store_review_comment(gh, n, c, b["commit_id"])
-    review = {"id": gh.next_id(), "body": b.get("body"), "event": b.get("event"), "user": gh.commenter}
+    review = {
+        "id": gh.next_id(),
+        "body": b.get("body"),
+        "event": b.get("event"),
+        "user": gh.commenter,
+    }
     gh.reviews.append(review)
     return 200, review, {}
 
 
 @_on("POST", r"/pulls/(?P<n>\d+)/comments")
-def _single(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+def _single(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
     if not _anchor_ok(gh, b):
-        return 422, {"message": "Unprocessable Entity", "errors": ["line must be part of the diff"]}, {}
+        return (
+            422,
+            {"message": "Unprocessable Entity", "errors": ["line must be part of the diff"]},
+            {},
+        )
     body = {k: v for k, v in b.items() if k != "commit_id"}
     return 201, _store_review_comment(gh, int(m.group("n")), body, b["commit_id"]), {}
 

@@ -29,7 +29,11 @@ BOT = {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
 
 def user(login: str) -> dict[str, Any]:
     """A user object; logins ending in ``[bot]`` are bots."""
-    return {"login": login, "id": abs(hash(login)) % 10**8, "type": "Bot" if login.endswith("[bot]") else "User"}
+    return {
+        "login": login,
+        "id": abs(hash(login)) % 10**8,
+        "type": "Bot" if login.endswith("[bot]") else "User",
+    }
 
 
 @dataclass
@@ -101,7 +105,9 @@ class FakeGitHub:
 
     def __enter__(self) -> FakeGitHub:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -206,8 +212,16 @@ class FakeGitHub:
             "issue_url": self.repo_url(f"/issues/{p.number}"),
             "user": user(p.author),
             "labels": [{"name": n, "color": "ededed"} for n in p.labels],
-            "head": {"ref": p.head_ref, "sha": p.head_sha, "repo": self._repo_json(head_repo, p.fork)},
-            "base": {"ref": p.base_ref, "sha": p.base_sha, "repo": self._repo_json(self.repository, False)},
+            "head": {
+                "ref": p.head_ref,
+                "sha": p.head_sha,
+                "repo": self._repo_json(head_repo, p.fork),
+            },
+            "base": {
+                "ref": p.base_ref,
+                "sha": p.base_sha,
+                "repo": self._repo_json(self.repository, False),
+            },
             "changed_files": len(p.files) if p.files else None,
         }
 
