@@ -46,8 +46,10 @@ def main(argv: list[str]) -> int:
             lanes = case.expected.get("lane_any_of")
             expected = "/".join(lanes) if isinstance(lanes, list) else "-"
             marks = " ".join(f"{name}:{'ok' if ok else 'MISS'}" for name, ok in checks)
-            print(f"{case.id:45} {expected:14} {pack.risk.lane.value:7} "
-                  f"{pack.risk.confidence.value:6} {marks}  ({ms:.0f} ms)")
+            print(
+                f"{case.id:45} {expected:14} {pack.risk.lane.value:7} "
+                f"{pack.risk.confidence.value:6} {marks}  ({ms:.0f} ms)"
+            )
             factors = ", ".join(f"{f.factor}[{f.severity.value}]" for f in pack.risk.factors)
             print(f"{'':45}   factors: {factors or '-'}")
     print(f"\nexpectations met: {met}/{total}")
@@ -63,8 +65,13 @@ def _checks(expected: dict[str, object], pack: object) -> list[tuple[str, bool]]
     if isinstance(lanes, list):
         out.append(("lane", pack.risk.lane.value in lanes))
     if "oversized" in expected:
-        out.append(("oversized", pack.diff.oversize.oversized == expected["oversized"]
-                    and any(b.kind == "oversized-diff" for b in pack.blockers) == expected["oversized"]))
+        out.append(
+            (
+                "oversized",
+                pack.diff.oversize.oversized == expected["oversized"]
+                and any(b.kind == "oversized-diff" for b in pack.blockers) == expected["oversized"],
+            )
+        )
     if "missing_description" in expected:
         missing = any(a.artifact.startswith("PR description") for a in pack.missing_artifacts)
         out.append(("missing_description", missing == expected["missing_description"]))
@@ -72,7 +79,8 @@ def _checks(expected: dict[str, object], pack: object) -> list[tuple[str, bool]]
         out.append(("ai_assisted", pack.authorship.ai_assisted == expected["ai_assisted"]))
     if "secrets" in expected:
         found = any(h.category == "secrets" for h in pack.hotspots) or any(
-            f.factor == "secrets" for f in pack.risk.factors)
+            f.factor == "secrets" for f in pack.risk.factors
+        )
         out.append(("secrets", found == expected["secrets"]))
     return out
 

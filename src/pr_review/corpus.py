@@ -14,7 +14,9 @@ from pr_review.errors import UserError
 BASE_BRANCH = "base"
 PR_BRANCH = "pr"
 _ENV = {
-    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/nonexistent",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "HOME": "/nonexistent",
     "PATH": "/usr/local/bin:/usr/bin:/bin",
 }
 
@@ -77,16 +79,25 @@ def materialize_case(case_dir: Path, repos_dir: Path, dest: Path) -> Path:
 
 def _commit(repo: Path, message: str, author: str, *, allow_empty: bool = False) -> None:
     name, _, email = author.partition("<")
-    env = {"GIT_AUTHOR_NAME": name.strip() or "Unknown", "GIT_AUTHOR_EMAIL": email.rstrip(">").strip(),
-           "GIT_COMMITTER_NAME": "Corpus", "GIT_COMMITTER_EMAIL": "corpus@corpus.invalid",
-           "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z"}
+    env = {
+        "GIT_AUTHOR_NAME": name.strip() or "Unknown",
+        "GIT_AUTHOR_EMAIL": email.rstrip(">").strip(),
+        "GIT_COMMITTER_NAME": "Corpus",
+        "GIT_COMMITTER_EMAIL": "corpus@corpus.invalid",
+        "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
+    }
     args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-"]
     if allow_empty:
         args.insert(1, "--allow-empty")
     _git(repo, *args, env=env, stdin=message.encode())
 
 
-def _git(repo: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None) -> None:
-    result = process.run(["git", *args], cwd=repo, timeout_s=60, env={**_ENV, **(env or {})}, stdin=stdin)
+def _git(
+    repo: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
+) -> None:
+    result = process.run(
+        ["git", *args], cwd=repo, timeout_s=60, env={**_ENV, **(env or {})}, stdin=stdin
+    )
     if not result.ok:
         raise UserError(f"{result.describe()} (in {repo}).")

@@ -16,12 +16,25 @@ from pr_review.evidence.settings import ArtifactRule, ArtifactSettings
 from pr_review.schema.enums import Lane
 from pr_review.schema.pack import LinkedIssue, MissingArtifact, RelatedTest, RiskFactor
 
-CHANGELOGS = ("changelog.md", "changelog", "changes.md", "changes.rst", "history.md", "news.md",
-              "changelog.rst")
+CHANGELOGS = (
+    "changelog.md",
+    "changelog",
+    "changes.md",
+    "changes.rst",
+    "history.md",
+    "news.md",
+    "changelog.rst",
+)
 MIN_INTENT_CHARS = 20
-_MIGRATION = re.compile(r"(?i)rollback|roll back|migration plan|backward[- ]compat|revert|down migration|schema change")
-_ROLLOUT = re.compile(r"(?i)rollout|roll out|deploy|feature flag|gradual|canary|percentage|kill switch")
-_SECURITY = re.compile(r"(?i)security|\bauth|permission|trust|credential|secret|vulnerab|threat model|attack surface")
+_MIGRATION = re.compile(
+    r"(?i)rollback|roll back|migration plan|backward[- ]compat|revert|down migration|schema change"
+)
+_ROLLOUT = re.compile(
+    r"(?i)rollout|roll out|deploy|feature flag|gradual|canary|percentage|kill switch"
+)
+_SECURITY = re.compile(
+    r"(?i)security|\bauth|permission|trust|credential|secret|vulnerab|threat model|attack surface"
+)
 
 
 @dataclass(frozen=True)
@@ -46,43 +59,83 @@ LOCATIONS = {
 }
 _MIGRATION_FACTORS = {"migration"}
 _ROLLOUT_FACTORS = {"rollout-feature-flag", "infra-deploy", "infra-lifecycle"}
-_SECURITY_FACTORS = {"auth-permission", "secrets", "secrets-path", "crypto", "sql-construction",
-                     "error-details-exposed"}
+_SECURITY_FACTORS = {
+    "auth-permission",
+    "secrets",
+    "secrets-path",
+    "crypto",
+    "sql-construction",
+    "error-details-exposed",
+}
 
 
 def _rule(artifact: str, check: str, why: str, *, required: bool = True) -> ArtifactRule:
     return ArtifactRule(artifact=artifact, check=check, required=required, why_required=why)
 
 
-_INTENT = _rule("PR description or linked issue", "has_intent", "reviewers need to know what the change is for")
-_TESTS = _rule("tests for the changed behaviour", "has_tests", "behaviour changes need tests that pin them")
-_CHANGELOG = _rule("changelog entry", "has_changelog", "the repository keeps a changelog", required=False)
+_INTENT = _rule(
+    "PR description or linked issue", "has_intent", "reviewers need to know what the change is for"
+)
+_TESTS = _rule(
+    "tests for the changed behaviour", "has_tests", "behaviour changes need tests that pin them"
+)
+_CHANGELOG = _rule(
+    "changelog entry", "has_changelog", "the repository keeps a changelog", required=False
+)
 DEFAULTS: dict[Lane, tuple[ArtifactRule, ...]] = {
-    Lane.GREEN: (_rule("PR description or linked issue", "has_intent",
-                       "even small changes should say why", required=False),),
+    Lane.GREEN: (
+        _rule(
+            "PR description or linked issue",
+            "has_intent",
+            "even small changes should say why",
+            required=False,
+        ),
+    ),
     Lane.YELLOW: (_INTENT, _TESTS, _CHANGELOG),
-    Lane.RED: (_INTENT, _TESTS, _CHANGELOG,
-               _rule("migration and rollback notes", "has_migration_guidance",
-                     "a migration changes stored data: say how to apply and undo it"),
-               _rule("rollout notes", "has_rollout_note",
-                     "flags and infrastructure changes need a rollout and rollback plan"),
-               _rule("security notes", "has_security_note",
-                     "auth, secrets or crypto changes need their threat model stated")),
+    Lane.RED: (
+        _INTENT,
+        _TESTS,
+        _CHANGELOG,
+        _rule(
+            "migration and rollback notes",
+            "has_migration_guidance",
+            "a migration changes stored data: say how to apply and undo it",
+        ),
+        _rule(
+            "rollout notes",
+            "has_rollout_note",
+            "flags and infrastructure changes need a rollout and rollback plan",
+        ),
+        _rule(
+            "security notes",
+            "has_security_note",
+            "auth, secrets or crypto changes need their threat model stated",
+        ),
+    ),
 }
 
 
-def missing_artifacts(lane: Lane, settings: ArtifactSettings, inputs: ArtifactInputs) -> tuple[MissingArtifact, ...]:
+def missing_artifacts(
+    lane: Lane, settings: ArtifactSettings, inputs: ArtifactInputs
+) -> tuple[MissingArtifact, ...]:
     """The artifacts this lane expects that the PR lacks."""
-    configured = {Lane.GREEN: settings.green, Lane.YELLOW: settings.yellow, Lane.RED: settings.red}[lane]
+    configured = {Lane.GREEN: settings.green, Lane.YELLOW: settings.yellow, Lane.RED: settings.red}[
+        lane
+    ]
     rules = configured if configured is not None else DEFAULTS[lane]
     out = []
     for rule in rules:
         check = CHECKS.get(rule.check)
         if check is None or check(inputs):
             continue
-        out.append(MissingArtifact(artifact=rule.artifact, why_required=rule.why_required or rule.artifact,
-                                   suggested_location=LOCATIONS.get(rule.check, "PR description"),
-                                   required=rule.required))
+        out.append(
+            MissingArtifact(
+                artifact=rule.artifact,
+                why_required=rule.why_required or rule.artifact,
+                suggested_location=LOCATIONS.get(rule.check, "PR description"),
+                required=rule.required,
+            )
+        )
     return tuple(out)
 
 
@@ -128,7 +181,10 @@ def has_security_note(inputs: ArtifactInputs) -> bool:
 
 
 CHECKS: dict[str, Callable[[ArtifactInputs], bool]] = {
-    "has_intent": has_intent, "has_tests": has_tests, "has_changelog": has_changelog,
-    "has_migration_guidance": has_migration_guidance, "has_rollout_note": has_rollout_note,
+    "has_intent": has_intent,
+    "has_tests": has_tests,
+    "has_changelog": has_changelog,
+    "has_migration_guidance": has_migration_guidance,
+    "has_rollout_note": has_rollout_note,
     "has_security_note": has_security_note,
 }

@@ -29,12 +29,24 @@ def _tool(name: str, identity: str) -> Tool:
 
 
 TOOLS: tuple[Tool, ...] = (
-    _tool("Claude", r"^(?:claude(?: code| opus| sonnet| haiku)?(?: [\d.]+)?)\s*<[^>]*(?:anthropic\.com)>$|<noreply@anthropic\.com>"),
-    _tool("GitHub Copilot", r"^(?:github )?copilot\b[^<]*<[^>]*>$|<[^>]*copilot[^>]*@(?:users\.noreply\.)?github\.com>"),
-    _tool("Cursor", r"^cursor(?: agent)?\s*<[^>]*(?:cursor\.(?:sh|com))>$|<[^>]*@cursor\.(?:sh|com)>"),
+    _tool(
+        "Claude",
+        r"^(?:claude(?: code| opus| sonnet| haiku)?(?: [\d.]+)?)\s*<[^>]*(?:anthropic\.com)>$"
+        r"|<noreply@anthropic\.com>",
+    ),
+    _tool(
+        "GitHub Copilot",
+        r"^(?:github )?copilot\b[^<]*<[^>]*>$|<[^>]*copilot[^>]*@(?:users\.noreply\.)?github\.com>",
+    ),
+    _tool(
+        "Cursor", r"^cursor(?: agent)?\s*<[^>]*(?:cursor\.(?:sh|com))>$|<[^>]*@cursor\.(?:sh|com)>"
+    ),
     _tool("Aider", r"^aider(?: \([^)]*\))?\s*<[^>]*>$|<[^>]*@aider\.chat>"),
     _tool("Codex", r"^(?:openai )?codex\s*<[^>]*(?:openai\.com)>$|<[^>]*codex[^>]*@openai\.com>"),
-    _tool("Devin", r"^devin(?:-ai-integration)?(?:\[bot\])?\s*<[^>]*>$|<[^>]*devin[^>]*@(?:cognition|users\.noreply)[^>]*>"),
+    _tool(
+        "Devin",
+        r"^devin(?:-ai-integration)?(?:\[bot\])?\s*<[^>]*>$|<[^>]*devin[^>]*@(?:cognition|users\.noreply)[^>]*>",
+    ),
     _tool("Gemini", r"^gemini(?: code assist)?\s*<[^>]*google\.com>$"),
     _tool("Amazon Q", r"^amazon q(?: developer)?\s*<[^>]*amazon\.com>$"),
     _tool("Sourcegraph Cody", r"^(?:sourcegraph )?cody\s*<[^>]*sourcegraph\.com>$"),
@@ -42,16 +54,36 @@ TOOLS: tuple[Tool, ...] = (
 )
 _FOOTER = re.compile(
     r"(?im)^\W*(?:generated|created|written|co-?authored|authored)\s+(?:with|by|using)\s+\[?"
-    r"(?P<tool>claude(?: code)?|github copilot|copilot|cursor|aider|codex|devin|gemini|chatgpt|amazon q|windsurf|cody)\b"
+    r"(?P<tool>claude(?: code)?|github copilot|copilot|cursor|aider|codex|devin|gemini|chatgpt"
+    r"|amazon q|windsurf|cody)\b"
 )
-_FOOTER_NAMES = {"claude": "Claude", "claude code": "Claude", "github copilot": "GitHub Copilot",
-                 "copilot": "GitHub Copilot", "cursor": "Cursor", "aider": "Aider", "codex": "Codex",
-                 "devin": "Devin", "gemini": "Gemini", "chatgpt": "ChatGPT", "amazon q": "Amazon Q",
-                 "windsurf": "Windsurf", "cody": "Sourcegraph Cody"}
+_FOOTER_NAMES = {
+    "claude": "Claude",
+    "claude code": "Claude",
+    "github copilot": "GitHub Copilot",
+    "copilot": "GitHub Copilot",
+    "cursor": "Cursor",
+    "aider": "Aider",
+    "codex": "Codex",
+    "devin": "Devin",
+    "gemini": "Gemini",
+    "chatgpt": "ChatGPT",
+    "amazon q": "Amazon Q",
+    "windsurf": "Windsurf",
+    "cody": "Sourcegraph Cody",
+}
 _BOT_LOGIN = re.compile(r"^(?P<name>[\w-]+)\[bot\]$", re.IGNORECASE)
-_AI_BOTS = {"copilot": "GitHub Copilot", "copilot-swe-agent": "GitHub Copilot", "devin-ai-integration": "Devin",
-            "claude": "Claude", "cursor": "Cursor", "codex": "Codex", "google-labs-jules": "Jules",
-            "sweep-ai": "Sweep", "openhands-agent": "OpenHands"}
+_AI_BOTS = {
+    "copilot": "GitHub Copilot",
+    "copilot-swe-agent": "GitHub Copilot",
+    "devin-ai-integration": "Devin",
+    "claude": "Claude",
+    "cursor": "Cursor",
+    "codex": "Codex",
+    "google-labs-jules": "Jules",
+    "sweep-ai": "Sweep",
+    "openhands-agent": "OpenHands",
+}
 _COAUTHOR = re.compile(r"(?im)^co-authored-by:\s*(?P<who>.+?)\s*$")
 
 
@@ -66,9 +98,13 @@ def authorship(commits: Sequence[Commit]) -> Authorship:
             signals += found
     tools = tuple(sorted({s.tool for s in signals}))
     total = len(commits)
-    return Authorship(ai_assisted=bool(signals), ai_tools=tools,
-                      ai_commit_ratio=round(len(assisted) / total, 3) if total else 0.0,
-                      total_commits=total, signals=tuple(signals))
+    return Authorship(
+        ai_assisted=bool(signals),
+        ai_tools=tools,
+        ai_commit_ratio=round(len(assisted) / total, 3) if total else 0.0,
+        total_commits=total,
+        signals=tuple(signals),
+    )
 
 
 def _signals(commit: Commit) -> list[AuthorshipSignal]:
@@ -78,10 +114,17 @@ def _signals(commit: Commit) -> list[AuthorshipSignal]:
     for who in dict.fromkeys(identities):
         tool = _identify(who)
         if tool:
-            out.append(AuthorshipSignal(commit=commit.sha, tool=tool, evidence=f"Co-authored-by: {who}"))
-    for match in _FOOTER.finditer(commit.message):
-        out.append(AuthorshipSignal(commit=commit.sha, tool=_FOOTER_NAMES[match.group("tool").lower()],
-                                    evidence=match.group(0).strip()))
+            out.append(
+                AuthorshipSignal(commit=commit.sha, tool=tool, evidence=f"Co-authored-by: {who}")
+            )
+    out.extend(
+        AuthorshipSignal(
+            commit=commit.sha,
+            tool=_FOOTER_NAMES[match.group("tool").lower()],
+            evidence=match.group(0).strip(),
+        )
+        for match in _FOOTER.finditer(commit.message)
+    )
     author = f"{commit.author_name} <{commit.author_email}>"
     tool = _identify(author) or _bot(commit.author_login or commit.author_name)
     if tool:

@@ -64,19 +64,29 @@ def build_pack(
     block = blocker(size, changed, config.oversize)
     issues = linked_issues(f"{pr.title}\n{pr.body}", repository=pr.repository, details=pr.issues)
     head_paths = pr.head_tree.paths()
-    tests = related_tests([p for p in paths if kinds[p] is PathKind.CODE and p in head_paths],
-                          head_paths, touched)
+    tests = related_tests(
+        [p for p in paths if kinds[p] is PathKind.CODE and p in head_paths], head_paths, touched
+    )
     missing = missing_artifacts(
-        risk.lane, config.artifacts,
+        risk.lane,
+        config.artifacts,
         ArtifactInputs(pr.body, issues, tests, risk.factors, touched, pr.base_tree.paths()),
     )
     diff = Diff(
-        stats=DiffStats(files_changed=len(files), insertions=pr.diff.insertions,
-                        deletions=pr.diff.deletions),
+        stats=DiffStats(
+            files_changed=len(files), insertions=pr.diff.insertions, deletions=pr.diff.deletions
+        ),
         touched_files=tuple(
-            TouchedFile(path=f.path, change_type=f.change_type, subsystem=subsystems[f.path],
-                        insertions=f.insertions, deletions=f.deletions, old_path=f.old_path,
-                        binary=f.binary, patch_available=f.patch_available)
+            TouchedFile(
+                path=f.path,
+                change_type=f.change_type,
+                subsystem=subsystems[f.path],
+                insertions=f.insertions,
+                deletions=f.deletions,
+                old_path=f.old_path,
+                binary=f.binary,
+                patch_available=f.patch_available,
+            )
             for f in files
         ),
         subsystems=tuple(sorted(set(subsystems.values()))),
@@ -106,7 +116,14 @@ def build_pack(
 
 def _pr_info(pr: PullRequest) -> PullRequestInfo:
     return PullRequestInfo(
-        number=pr.number, title=pr.title, description=pr.body, labels=pr.labels, url=pr.url,
-        author=pr.author, base_ref=pr.base_ref, head_ref=pr.head_ref, base_sha=pr.base_sha,
+        number=pr.number,
+        title=pr.title,
+        description=pr.body,
+        labels=pr.labels,
+        url=pr.url,
+        author=pr.author,
+        base_ref=pr.base_ref,
+        head_ref=pr.head_ref,
+        base_sha=pr.base_sha,
         head_sha=pr.head_sha,
     )

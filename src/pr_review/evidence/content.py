@@ -24,11 +24,32 @@ _WRITE = re.compile(
     r"\b(?P<recv>[A-Za-z_]\w*)\.(?:set|setex|psetex|put|hset|incr\w*|decr\w*|insert\w*|save|sadd|zadd|lpush|rpush)"
     r"\(\s*(?P<key>[\w.\[\]\"']+)"
 )
-_NOT_SHARED = frozenset({"os", "environ", "kwargs", "args", "request", "headers", "params", "config",
-                         "settings", "self", "json", "re", "data", "options", "opts", "ctx", "context"})
+_NOT_SHARED = frozenset(
+    {
+        "os",
+        "environ",
+        "kwargs",
+        "args",
+        "request",
+        "headers",
+        "params",
+        "config",
+        "settings",
+        "self",
+        "json",
+        "re",
+        "data",
+        "options",
+        "opts",
+        "ctx",
+        "context",
+    }
+)
 _SQL_READ = re.compile(r"\bSELECT\b[^\n]*\bFROM\b")
 _SQL_WRITE = re.compile(r"\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b")
-_SQL_ATOMIC = re.compile(r"FOR UPDATE|ON CONFLICT|ON DUPLICATE KEY|INSERT OR IGNORE|MERGE INTO|\bNX\b|nx=True|setnx")
+_SQL_ATOMIC = re.compile(
+    r"FOR UPDATE|ON CONFLICT|ON DUPLICATE KEY|INSERT OR IGNORE|MERGE INTO|\bNX\b|nx=True|setnx"
+)
 WINDOW = 40
 
 
@@ -55,14 +76,17 @@ def scan_file(f: FileDiff, *, full: bool) -> FileScan:
     raw_added, raw_removed = block(added), block(removed)
     code_added = _code_block(raw_added, f.path)
     code_removed = _code_block(raw_removed, f.path)
+    lowered = {id(b): b.text.lower() for b in (raw_added, raw_removed, code_added, code_removed)}
     result_added: dict[str, list[Hit]] = {}
     result_removed: dict[str, list[Hit]] = {}
     for category, pattern in _compiled():
         if not full and not category.policy.any_file:
             continue
         raw = category.policy.any_file
-        found_added = hits(pattern, raw_added if raw else code_added)
-        found_removed = hits(pattern, raw_removed if raw else code_removed)
+        side_added = raw_added if raw else code_added
+        side_removed = raw_removed if raw else code_removed
+        found_added = hits(pattern, side_added, category.triggers, lowered[id(side_added)])
+        found_removed = hits(pattern, side_removed, category.triggers, lowered[id(side_removed)])
         if found_added:
             result_added[category.name] = found_added
         if found_removed:
@@ -85,7 +109,9 @@ def _check_then_act(code: Block) -> tuple[int, ...]:
         return ()
     reads: dict[tuple[str, str], int] = {}
     flagged: list[int] = []
-    events: list[tuple[int, str, re.Match[str]]] = [(m.start(), "r", m) for m in _READ.finditer(code.text)]
+    events: list[tuple[int, str, re.Match[str]]] = [
+        (m.start(), "r", m) for m in _READ.finditer(code.text)
+    ]
     events += [(m.start(), "w", m) for m in _WRITE.finditer(code.text)]
     for offset, kind, match in sorted(events, key=lambda e: e[0]):
         recv, key = match.group("recv"), match.group("key")

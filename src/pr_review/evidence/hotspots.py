@@ -36,14 +36,28 @@ def hotspots(
                 continue
             clusters = _clusters(sorted({h.line: h.rule for h in found}.items()))
             for start, end, rule in clusters[:MAX_PER_FILE_CATEGORY]:
-                out.append(Hotspot(file=path, line_start=start, line_end=end, category=category.name,
-                                   why=category.rules[rule].why, risk_contributing=path in risky))
+                out.append(
+                    Hotspot(
+                        file=path,
+                        line_start=start,
+                        line_end=end,
+                        category=category.name,
+                        why=category.rules[rule].why,
+                        risk_contributing=path in risky,
+                    )
+                )
         if scan.check_then_act:
             line = scan.check_then_act[0]
-            out.append(Hotspot(file=path, line_start=line, line_end=scan.check_then_act[-1],
-                               category="shared-resource-contention",
-                               why="read then write of the same key without atomicity (check-then-act)",
-                               risk_contributing=path in risky))
+            out.append(
+                Hotspot(
+                    file=path,
+                    line_start=line,
+                    line_end=scan.check_then_act[-1],
+                    category="shared-resource-contention",
+                    why="read then write of the same key without atomicity (check-then-act)",
+                    risk_contributing=path in risky,
+                )
+            )
     return tuple(sorted(out, key=lambda h: (h.file, h.line_start, h.category)))
 
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 from pr_review.sources.model import RepoTree
 
 CANDIDATES = (
-    "CONTRIBUTING.md", ".github/CONTRIBUTING.md", "docs/CONTRIBUTING.md",
-    ".github/pull_request_template.md", ".github/PULL_REQUEST_TEMPLATE.md",
-    "pull_request_template.md", "docs/pull_request_template.md",
-    "AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md", ".pr-review/config.yml",
+    "CONTRIBUTING.md",
+    ".github/CONTRIBUTING.md",
+    "docs/CONTRIBUTING.md",
+    ".github/pull_request_template.md",
+    ".github/PULL_REQUEST_TEMPLATE.md",
+    "pull_request_template.md",
+    "docs/pull_request_template.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    ".github/copilot-instructions.md",
+    ".pr-review/config.yml",
 )
 TRUNCATED = "\n[... truncated: repository instructions exceed {cap} characters]\n"
 

@@ -36,8 +36,11 @@ def linked_issues(
             continue
         found = known.get(key) or (known.get((repository, number)) if repo is None else None)
         seen[key] = LinkedIssue(
-            number=number, repository=repo, closing=closing,
-            title=found.title if found else "", body=found.body if found else "",
+            number=number,
+            repository=repo,
+            closing=closing,
+            title=found.title if found else "",
+            body=found.body if found else "",
             labels=found.labels if found else (),
         )
     return tuple(seen.values())

@@ -15,11 +15,59 @@ from functools import lru_cache
 
 from pr_review.evidence.paths import extension
 
-_HASH = frozenset({".py", ".rb", ".sh", ".bash", ".zsh", ".yml", ".yaml", ".toml", ".r", ".pl",
-                   ".cfg", ".conf", ".ini", ".properties", ".mk", ".cmake", ".ps1", ".nix"})
-_SLASH = frozenset({".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".java", ".kt", ".kts",
-                    ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".rs", ".scala", ".dart",
-                    ".proto", ".css", ".scss", ".less", ".groovy", ".gradle", ".json5"})
+_HASH = frozenset(
+    {
+        ".py",
+        ".rb",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".yml",
+        ".yaml",
+        ".toml",
+        ".r",
+        ".pl",
+        ".cfg",
+        ".conf",
+        ".ini",
+        ".properties",
+        ".mk",
+        ".cmake",
+        ".ps1",
+        ".nix",
+    }
+)
+_SLASH = frozenset(
+    {
+        ".js",
+        ".jsx",
+        ".ts",
+        ".tsx",
+        ".mjs",
+        ".cjs",
+        ".go",
+        ".java",
+        ".kt",
+        ".kts",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".cs",
+        ".swift",
+        ".rs",
+        ".scala",
+        ".dart",
+        ".proto",
+        ".css",
+        ".scss",
+        ".less",
+        ".groovy",
+        ".gradle",
+        ".json5",
+    }
+)
 _BOTH = frozenset({".php", ".tf", ".hcl", ".tfvars"})
 _SQL = frozenset({".sql"})
 _MARKUP = frozenset({".html", ".htm", ".xml", ".vue", ".svelte"})
@@ -27,13 +75,77 @@ _STRINGS = r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`"
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\S")
 IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 KEYWORDS = frozenset(
-    {"def", "class", "return", "if", "else", "elif", "for", "while", "in", "not", "and", "or",
-     "is", "import", "from", "as", "with", "try", "except", "finally", "raise", "lambda",
-     "None", "True", "False", "pass", "break", "continue", "yield", "await", "async", "del",
-     "global", "nonlocal", "assert", "function", "const", "let", "var", "new", "this", "null",
-     "undefined", "true", "false", "func", "package", "type", "struct", "interface", "go",
-     "defer", "chan", "select", "case", "switch", "default", "public", "private", "protected",
-     "static", "void", "throw", "throws", "catch", "export", "typeof", "instanceof", "nil"}
+    {
+        "def",
+        "class",
+        "return",
+        "if",
+        "else",
+        "elif",
+        "for",
+        "while",
+        "in",
+        "not",
+        "and",
+        "or",
+        "is",
+        "import",
+        "from",
+        "as",
+        "with",
+        "try",
+        "except",
+        "finally",
+        "raise",
+        "lambda",
+        "None",
+        "True",
+        "False",
+        "pass",
+        "break",
+        "continue",
+        "yield",
+        "await",
+        "async",
+        "del",
+        "global",
+        "nonlocal",
+        "assert",
+        "function",
+        "const",
+        "let",
+        "var",
+        "new",
+        "this",
+        "null",
+        "undefined",
+        "true",
+        "false",
+        "func",
+        "package",
+        "type",
+        "struct",
+        "interface",
+        "go",
+        "defer",
+        "chan",
+        "select",
+        "case",
+        "switch",
+        "default",
+        "public",
+        "private",
+        "protected",
+        "static",
+        "void",
+        "throw",
+        "throws",
+        "catch",
+        "export",
+        "typeof",
+        "instanceof",
+        "nil",
+    }
 )
 
 
@@ -96,15 +208,13 @@ def _strip_python(text: str) -> str | None:
     statement_start = True
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                spans.append((tok.start, tok.end))
-            elif tok.type == tokenize.STRING and statement_start:
+            if tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING and statement_start):
                 spans.append((tok.start, tok.end))
             if tok.type in {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL}:
                 statement_start = True
-            elif tok.type not in {tokenize.COMMENT, tokenize.STRING}:
-                statement_start = False
-            elif tok.type == tokenize.STRING and not statement_start:
+            elif tok.type != tokenize.COMMENT and not (
+                tok.type == tokenize.STRING and statement_start
+            ):
                 statement_start = False
     except (tokenize.TokenError, SyntaxError):
         return None

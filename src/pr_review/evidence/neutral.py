@@ -72,10 +72,22 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[tuple[str
     if f.binary or not f.patch_available or f.mode_changed or f.submodule:
         return None
     old_path = f.old_path or f.path
-    old_code = _code_lines(base.read(old_path), old_path, [n for h in f.hunks for n, _ in h.removed],
-                           [t for h in f.hunks for _, t in h.removed])
-    new_code = _code_lines(head.read(f.path), f.path, [n for h in f.hunks for n, _ in h.added],
-                           [t for h in f.hunks for _, t in h.added])
+    removed = [t for h in f.hunks for _, t in h.removed]
+    added = [t for h in f.hunks for _, t in h.added]
+    if not _may_be_cosmetic(removed, added, f.path):
+        return None
+    old_code = _code_lines(
+        base.read(old_path),
+        old_path,
+        [n for h in f.hunks for n, _ in h.removed],
+        [t for h in f.hunks for _, t in h.removed],
+    )
+    new_code = _code_lines(
+        head.read(f.path),
+        f.path,
+        [n for h in f.hunks for n, _ in h.added],
+        [t for h in f.hunks for _, t in h.added],
+    )
     if f.status is FileStatus.DELETED and old_code.strip():
         return None
     old_tokens, new_tokens = tokens(old_code), tokens(new_code)
@@ -86,8 +98,15 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[tuple[str
             pairs.append((old_stem, new_stem))
     if old_tokens == new_tokens:
         return pairs
+    renamed = _identifier_pairs(old_tokens, new_tokens)
+    return None if renamed is None else pairs + renamed
+
+
+def _identifier_pairs(old_tokens: list[str], new_tokens: list[str]) -> list[tuple[str, str]] | None:
+    """The (old, new) identifier pairs when the sequences differ only by identifiers."""
     if len(old_tokens) != len(new_tokens):
         return None
+    pairs: list[tuple[str, str]] = []
     for old, new in zip(old_tokens, new_tokens, strict=True):
         if old == new:
             continue
@@ -95,6 +114,20 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[tuple[str
             return None
         pairs.append((old, new))
     return pairs
+
+
+def _may_be_cosmetic(removed: list[str], added: list[str], path: str) -> bool:
+    """Cheap pre-check on the changed lines alone: string literals aside, could the code
+    token sequences match up to identifier renames? Avoids lexing whole files for changes
+    that plainly alter code."""
+    lex_path = "fragment.rb" if path.endswith((".py", ".pyi")) else path
+    old = [t for t in tokens(strip_comments("\n".join(removed), lex_path)) if t[0] not in "\"'"]
+    new = [t for t in tokens(strip_comments("\n".join(added), lex_path)) if t[0] not in "\"'"]
+    if len(old) != len(new):
+        return False
+    return all(
+        a == b or (is_identifier(a) and is_identifier(b)) for a, b in zip(old, new, strict=True)
+    )
 
 
 def _code_lines(text: str | None, path: str, numbers: list[int], fallback: list[str]) -> str:
@@ -118,12 +151,15 @@ def _consistent(pairs: Iterable[tuple[str, str]]) -> tuple[dict[str, str], str |
 
 
 def _tree_problem(
-    mapping: dict[str, str], base: RepoTree, head: RepoTree, renamed: dict[str, list[tuple[str, str]]]
+    mapping: dict[str, str],
+    base: RepoTree,
+    head: RepoTree,
+    renamed: dict[str, list[tuple[str, str]]],
 ) -> tuple[str | None, bool]:
     """An old name still used in the head tree, or a new name already used in the base tree."""
     exts = {extension(p) for p in renamed}
     old_names = _word_regex(mapping)
-    new_names = _word_regex(dict((v, k) for k, v in mapping.items()))
+    new_names = _word_regex({v: k for k, v in mapping.items()})
     head_hit, head_ok = _first_use(head, exts, old_names)
     if head_hit:
         return f"`{head_hit[1]}` is still referenced in {head_hit[0]} after the rename", head_ok

@@ -21,31 +21,50 @@ def estimate_tokens(chars: int, settings: OversizeSettings) -> int:
     return int(chars / settings.chars_per_token) + 1 if chars else 0
 
 
-def oversize(raw: str, files: Sequence[FileDiff], subsystems: Mapping[str, str],
-             settings: OversizeSettings) -> Oversize:
+def oversize(
+    raw: str, files: Sequence[FileDiff], subsystems: Mapping[str, str], settings: OversizeSettings
+) -> Oversize:
     """Whether the diff is oversized, and how it would split."""
     tokens = estimate_tokens(len(raw), settings)
     changed = sum(f.insertions + f.deletions for f in files)
     too_big = tokens > settings.max_diff_tokens or changed > settings.max_changed_lines
     if not too_big:
-        return Oversize(oversized=False, estimated_tokens=tokens, threshold_tokens=settings.max_diff_tokens)
-    return Oversize(oversized=True, estimated_tokens=tokens, threshold_tokens=settings.max_diff_tokens,
-                    split=_split(files, subsystems, settings))
+        return Oversize(
+            oversized=False, estimated_tokens=tokens, threshold_tokens=settings.max_diff_tokens
+        )
+    return Oversize(
+        oversized=True,
+        estimated_tokens=tokens,
+        threshold_tokens=settings.max_diff_tokens,
+        split=_split(files, subsystems, settings),
+    )
 
 
-def _split(files: Sequence[FileDiff], subsystems: Mapping[str, str],
-           settings: OversizeSettings) -> tuple[SplitSuggestion, ...]:
+def _split(
+    files: Sequence[FileDiff], subsystems: Mapping[str, str], settings: OversizeSettings
+) -> tuple[SplitSuggestion, ...]:
     groups: dict[str, list[FileDiff]] = {}
     for f in files:
         groups.setdefault(subsystems.get(f.path, "root"), []).append(f)
     parts = []
-    for name, members in sorted(groups.items(), key=lambda kv: -sum(f.insertions + f.deletions for f in kv[1])):
-        chars = sum(len(t) + PER_LINE_OVERHEAD for f in members for h in f.hunks
-                    for _, t in (*h.added, *h.removed))
-        parts.append(SplitSuggestion(subsystem=name, files=tuple(f.path for f in members),
-                                     insertions=sum(f.insertions for f in members),
-                                     deletions=sum(f.deletions for f in members),
-                                     estimated_tokens=estimate_tokens(chars, settings)))
+    for name, members in sorted(
+        groups.items(), key=lambda kv: -sum(f.insertions + f.deletions for f in kv[1])
+    ):
+        chars = sum(
+            len(t) + PER_LINE_OVERHEAD
+            for f in members
+            for h in f.hunks
+            for _, t in (*h.added, *h.removed)
+        )
+        parts.append(
+            SplitSuggestion(
+                subsystem=name,
+                files=tuple(f.path for f in members),
+                insertions=sum(f.insertions for f in members),
+                deletions=sum(f.deletions for f in members),
+                estimated_tokens=estimate_tokens(chars, settings),
+            )
+        )
     return tuple(parts)
 
 
@@ -56,8 +75,10 @@ def blocker(result: Oversize, changed_lines: int, settings: OversizeSettings) ->
     parts = ", ".join(f"{p.subsystem} ({len(p.files)} files)" for p in result.split)
     return Blocker(
         kind="oversized-diff",
-        message=(f"The diff is too large to review whole: ~{result.estimated_tokens} tokens "
-                 f"(limit {settings.max_diff_tokens}), {changed_lines} changed lines "
-                 f"(limit {settings.max_changed_lines}). AI review is skipped; verifiers still run."),
+        message=(
+            f"The diff is too large to review whole: ~{result.estimated_tokens} tokens "
+            f"(limit {settings.max_diff_tokens}), {changed_lines} changed lines "
+            f"(limit {settings.max_changed_lines}). AI review is skipped; verifiers still run."
+        ),
         recommendation=f"Split the pull request by subsystem: {parts}.",
     )

@@ -11,41 +11,112 @@ from enum import StrEnum
 from pathlib import PurePosixPath
 
 GENERIC_ROOTS = frozenset(
-    {"src", "lib", "app", "apps", "pkg", "internal", "cmd", "packages", "source", "main",
-     "java", "kotlin", "python", "go", "ts", "js", "server", "client"}
+    {
+        "src",
+        "lib",
+        "app",
+        "apps",
+        "pkg",
+        "internal",
+        "cmd",
+        "packages",
+        "source",
+        "main",
+        "java",
+        "kotlin",
+        "python",
+        "go",
+        "ts",
+        "js",
+        "server",
+        "client",
+    }
 )
 """Directory names that say nothing about what the code does."""
 
 DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".adoc", ".txt", ".rdoc", ".org"})
 DOC_DIRS = frozenset({"docs", "doc", "documentation", "man", "website"})
 DOC_NAMES = frozenset(
-    {"readme", "changelog", "changes", "history", "license", "licence", "copying", "authors",
-     "contributors", "notice", "code_of_conduct", "contributing", "security"}
+    {
+        "readme",
+        "changelog",
+        "changes",
+        "history",
+        "license",
+        "licence",
+        "copying",
+        "authors",
+        "contributors",
+        "notice",
+        "code_of_conduct",
+        "contributing",
+        "security",
+    }
 )
-TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__"})
+TEST_DIRS = frozenset(
+    {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__"}
+)
 _TEST_FILE = re.compile(
     r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec)\.[cm]?[jt]sx?$"
     r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$)"
 )
 MANIFESTS = frozenset(
-    {"requirements.txt", "pyproject.toml", "setup.py", "setup.cfg", "pipfile", "pipfile.lock",
-     "poetry.lock", "uv.lock", "package.json", "package-lock.json", "yarn.lock",
-     "pnpm-lock.yaml", "go.mod", "go.sum", "cargo.toml", "cargo.lock", "gemfile",
-     "gemfile.lock", "pom.xml", "build.gradle", "build.gradle.kts", "composer.json",
-     "composer.lock", "mix.exs", "environment.yml"}
+    {
+        "requirements.txt",
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "pipfile",
+        "pipfile.lock",
+        "poetry.lock",
+        "uv.lock",
+        "package.json",
+        "package-lock.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "go.mod",
+        "go.sum",
+        "cargo.toml",
+        "cargo.lock",
+        "gemfile",
+        "gemfile.lock",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "composer.json",
+        "composer.lock",
+        "mix.exs",
+        "environment.yml",
+    }
 )
 _REQUIREMENTS = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
 INFRA_DIRS = frozenset(
-    {"terraform", "helm", "k8s", "kubernetes", "charts", "deploy", "deployment", "deployments",
-     "infra", "infrastructure", "ansible", "kustomize", "manifests", ".circleci", "cdk"}
+    {
+        "terraform",
+        "helm",
+        "k8s",
+        "kubernetes",
+        "charts",
+        "deploy",
+        "deployment",
+        "deployments",
+        "infra",
+        "infrastructure",
+        "ansible",
+        "kustomize",
+        "manifests",
+        ".circleci",
+        "cdk",
+    }
 )
 _INFRA_FILE = re.compile(
     r"(?:\.(?:tf|tfvars|hcl)$|^dockerfile(?:\..+)?$|.+\.dockerfile$|^docker-compose[\w.-]*\.ya?ml$"
     r"|^compose\.ya?ml$|^\.gitlab-ci\.yml$|^jenkinsfile$|^procfile$|^chart\.yaml$"
     r"|^values[\w.-]*\.ya?ml$|^azure-pipelines\.ya?ml$|^cloudbuild\.ya?ml$|^serverless\.ya?ml$)"
 )
-CONFIG_EXTENSIONS = frozenset({".yml", ".yaml", ".toml", ".ini", ".cfg", ".conf", ".json",
-                               ".properties", ".env", ".xml"})
+CONFIG_EXTENSIONS = frozenset(
+    {".yml", ".yaml", ".toml", ".ini", ".cfg", ".conf", ".json", ".properties", ".env", ".xml"}
+)
 
 
 class PathKind(StrEnum):

@@ -15,8 +15,25 @@ from pathlib import PurePosixPath
 from pr_review.evidence.paths import GENERIC_ROOTS, is_test
 from pr_review.schema.pack import RelatedTest
 
-SOURCE_EXTENSIONS = frozenset({".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".go", ".java", ".kt",
-                               ".rs", ".rb", ".cs", ".php", ".swift", ".scala"})
+SOURCE_EXTENSIONS = frozenset(
+    {
+        ".py",
+        ".ts",
+        ".tsx",
+        ".js",
+        ".jsx",
+        ".mjs",
+        ".go",
+        ".java",
+        ".kt",
+        ".rs",
+        ".rb",
+        ".cs",
+        ".php",
+        ".swift",
+        ".scala",
+    }
+)
 _SUBJECT = re.compile(
     r"^(?:test_(?P<a>.+)\.py|(?P<b>.+)_test\.(?:py|go|rb)|(?P<c>.+)\.(?:test|spec)\.[cm]?[jt]sx?"
     r"|(?P<d>.+?)Tests?\.(?:java|kt|cs)|(?P<e>.+)_spec\.rb)$"
@@ -51,11 +68,21 @@ def related_tests(
             continue
         found = sorted(index.get(pure.stem.lower(), []), key=lambda t: (-_shared(source, t), t))
         if found:
-            out += [RelatedTest(source_file=source, test_file=t, test_exists=True,
-                                touched_in_pr=t in touched) for t in found[:MAX_PER_SOURCE]]
+            out += [
+                RelatedTest(
+                    source_file=source, test_file=t, test_exists=True, touched_in_pr=t in touched
+                )
+                for t in found[:MAX_PER_SOURCE]
+            ]
         else:
-            out.append(RelatedTest(source_file=source, test_file=conventional_test(source),
-                                   test_exists=False, touched_in_pr=False))
+            out.append(
+                RelatedTest(
+                    source_file=source,
+                    test_file=conventional_test(source),
+                    test_exists=False,
+                    touched_in_pr=False,
+                )
+            )
     return tuple(out)
 
 
@@ -74,8 +101,11 @@ def conventional_test(source: str) -> str:
             return str(PurePosixPath(*parts[:-1]) / f"{stem}Test{ext}")
         return str(parent / f"{stem}Test{ext}")
     rest = [p for p in parent.parts if p.lower() not in GENERIC_ROOTS]
-    return str(PurePosixPath("tests", *rest, f"test_{stem}.py")) if ext == ".py" else str(
-        parent / f"{stem}_test{ext}")
+    return (
+        str(PurePosixPath("tests", *rest, f"test_{stem}.py"))
+        if ext == ".py"
+        else str(parent / f"{stem}_test{ext}")
+    )
 
 
 def _shared(source: str, test: str) -> int:

@@ -27,13 +27,39 @@ RED = FactorSeverity.RED
 MODERATE = FactorSeverity.MODERATE
 _BODY_OVERRIDE = re.compile(r"(?im)^\W*risk\s*:\s*\**\s*(red|yellow)\b")
 _PATH_SIGNALS: tuple[tuple[frozenset[str], str, FactorSeverity, str], ...] = (
-    (frozenset({"migrations", "migration", "migrate", "alembic", "flyway", "liquibase"}), "migration",
-     RED, "schema or data migration files change"),
-    (frozenset({"auth", "authn", "authz", "permissions", "permission", "acl", "rbac", "security",
-                "oauth", "saml", "iam", "sessions"}), "auth-sensitive-path",
-     MODERATE, "code in an authentication or authorization area changes"),
-    (frozenset({"secrets", "credentials", "certs", "keys"}), "secrets-path",
-     RED, "files in a secrets or credentials area change"),
+    (
+        frozenset({"migrations", "migration", "migrate", "alembic", "flyway", "liquibase"}),
+        "migration",
+        RED,
+        "schema or data migration files change",
+    ),
+    (
+        frozenset(
+            {
+                "auth",
+                "authn",
+                "authz",
+                "permissions",
+                "permission",
+                "acl",
+                "rbac",
+                "security",
+                "oauth",
+                "saml",
+                "iam",
+                "sessions",
+            }
+        ),
+        "auth-sensitive-path",
+        MODERATE,
+        "code in an authentication or authorization area changes",
+    ),
+    (
+        frozenset({"secrets", "credentials", "certs", "keys"}),
+        "secrets-path",
+        RED,
+        "files in a secrets or credentials area change",
+    ),
 )
 MONEY_MIN_LINES = 2
 
@@ -66,8 +92,12 @@ def assess(inputs: RiskInputs) -> Risk:
     escalated = confidence is Confidence.LOW and lane is not Lane.RED
     if escalated:
         lane = lane.next_up()
-    risk = Risk(lane=lane, confidence=confidence, factors=tuple(factors),
-                escalated_for_low_confidence=escalated)
+    risk = Risk(
+        lane=lane,
+        confidence=confidence,
+        factors=tuple(factors),
+        escalated_for_low_confidence=escalated,
+    )
     return _overrides(risk, inputs)
 
 
@@ -80,8 +110,16 @@ def _kind_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]
     table = {
         PathKind.CODE: ("logic-change", MODERATE, "code changes that can alter behaviour"),
         PathKind.CONFIG: ("config-change", MODERATE, "configuration values change"),
-        PathKind.MANIFEST: ("dependency-manifest", MODERATE, "dependencies or their versions change"),
-        PathKind.INFRA: ("infra-deploy", RED, "infrastructure, deployment or CI definitions change"),
+        PathKind.MANIFEST: (
+            "dependency-manifest",
+            MODERATE,
+            "dependencies or their versions change",
+        ),
+        PathKind.INFRA: (
+            "infra-deploy",
+            RED,
+            "infrastructure, deployment or CI definitions change",
+        ),
     }
     out = []
     for kind, (name, severity, why) in table.items():
@@ -96,8 +134,12 @@ def _kind_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]
 def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
     out = []
     for names, factor, severity, why in _PATH_SIGNALS:
-        paths = [f.path for f in files if names.intersection(segments(f.path))
-                 or (factor == "migration" and f.path.lower().endswith(".sql"))]
+        paths = [
+            f.path
+            for f in files
+            if names.intersection(segments(f.path))
+            or (factor == "migration" and f.path.lower().endswith(".sql"))
+        ]
         if paths:
             out.append(RiskFactor(factor=factor, files=tuple(paths), severity=severity, why=why))
     return out
@@ -112,9 +154,20 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
                 continue
             added = scan.added.get(category.name, [])
             removed = scan.removed.get(category.name, [])
-            if category.name == "money" and len({h.line for h in added}) + len({h.line for h in removed}) < MONEY_MIN_LINES:
+            if (
+                category.name == "money"
+                and len({h.line for h in added}) + len({h.line for h in removed}) < MONEY_MIN_LINES
+            ):
                 continue
-            severity = policy.both if added and removed else policy.added if added else policy.removed if removed else None
+            severity = (
+                policy.both
+                if added and removed
+                else policy.added
+                if added
+                else policy.removed
+                if removed
+                else None
+            )
             if severity is None:
                 continue
             rule = category.rules[(added or removed)[0].rule]
@@ -129,10 +182,16 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
 
 def _check_then_act(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
     return [
-        RiskFactor(factor="check-then-act", files=(path,), severity=RED,
-                   why=f"a shared store is read then written non-atomically (line {scan.check_then_act[0]}): "
-                       "concurrent requests can interleave between the check and the act")
-        for path, scan in inputs.scans.items() if path in behavioural and scan.check_then_act
+        RiskFactor(
+            factor="check-then-act",
+            files=(path,),
+            severity=RED,
+            why="a shared store is read then written non-atomically "
+            f"(line {scan.check_then_act[0]}): "
+            "concurrent requests can interleave between the check and the act",
+        )
+        for path, scan in inputs.scans.items()
+        if path in behavioural and scan.check_then_act
     ]
 
 
@@ -140,11 +199,23 @@ def _size_factors(files: list[FileDiff], settings: RiskSettings) -> list[RiskFac
     changed = sum(f.insertions + f.deletions for f in files)
     paths = tuple(f.path for f in files)
     if changed > settings.very_large_diff_lines:
-        return [RiskFactor(factor="large-diff", files=paths, severity=RED,
-                           why=f"{changed} behaviour-changing lines (> {settings.very_large_diff_lines})")]
+        return [
+            RiskFactor(
+                factor="large-diff",
+                files=paths,
+                severity=RED,
+                why=f"{changed} behaviour-changing lines (> {settings.very_large_diff_lines})",
+            )
+        ]
     if changed > settings.large_diff_lines:
-        return [RiskFactor(factor="large-diff", files=paths, severity=MODERATE,
-                           why=f"{changed} behaviour-changing lines (> {settings.large_diff_lines})")]
+        return [
+            RiskFactor(
+                factor="large-diff",
+                files=paths,
+                severity=MODERATE,
+                why=f"{changed} behaviour-changing lines (> {settings.large_diff_lines})",
+            )
+        ]
     return []
 
 
@@ -153,8 +224,14 @@ def _subsystem_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFa
     if len(names) < inputs.settings.multi_subsystem_count:
         return []
     paths = tuple(f.path for f in files if inputs.subsystems[f.path] in names)
-    return [RiskFactor(factor="multi-subsystem", files=paths, severity=RED,
-                       why=f"behaviour changes span {len(names)} subsystems: {', '.join(names)}")]
+    return [
+        RiskFactor(
+            factor="multi-subsystem",
+            files=paths,
+            severity=RED,
+            why=f"behaviour changes span {len(names)} subsystems: {', '.join(names)}",
+        )
+    ]
 
 
 def _merge(factors: list[RiskFactor]) -> list[RiskFactor]:
@@ -178,7 +255,9 @@ def _lane(factors: Sequence[RiskFactor]) -> Lane:
     return Lane.YELLOW if factors else Lane.GREEN
 
 
-def _confidence(factors: Sequence[RiskFactor], inputs: RiskInputs, behavioural: list[FileDiff]) -> Confidence:
+def _confidence(
+    factors: Sequence[RiskFactor], inputs: RiskInputs, behavioural: list[FileDiff]
+) -> Confidence:
     if any(f.severity is RED for f in factors):
         return Confidence.HIGH
     unreadable = [f for f in behavioural if f.binary or not f.patch_available]
@@ -199,18 +278,27 @@ def _overrides(risk: Risk, inputs: RiskInputs) -> Risk:
         if matched:
             lane = lane.raised_to(Lane(rule.lane))
             sources.append(f".pr-review/config.yml: risk.overrides[{index}]")
-            factors.append(RiskFactor(factor=f"override:{','.join(rule.paths)}", files=tuple(matched),
-                                      severity=RED if Lane(rule.lane) is Lane.RED else MODERATE,
-                                      why=rule.reason or f"repository rule raises to {rule.lane}"))
+            factors.append(
+                RiskFactor(
+                    factor=f"override:{','.join(rule.paths)}",
+                    files=tuple(matched),
+                    severity=RED if Lane(rule.lane) is Lane.RED else MODERATE,
+                    why=rule.reason or f"repository rule raises to {rule.lane}",
+                )
+            )
     match = _BODY_OVERRIDE.search(inputs.body) if inputs.settings.body_override else None
     if match:
         lane = lane.raised_to(Lane(match.group(1).lower()))
         sources.append("PR description")
     applied = bool(sources)
-    return risk.model_copy(update={
-        "lane": lane, "factors": tuple(factors), "override_applied": applied,
-        "override_source": "; ".join(sources) if applied else None,
-    })
+    return risk.model_copy(
+        update={
+            "lane": lane,
+            "factors": tuple(factors),
+            "override_applied": applied,
+            "override_source": "; ".join(sources) if applied else None,
+        }
+    )
 
 
 def _glob_matches(pattern: str, path: str) -> bool:

@@ -48,194 +48,704 @@ class Policy:
 
 @dataclass(frozen=True)
 class Category:
-    """A named set of rules and its risk policy."""
+    """A named set of rules, its risk policy and its triggers.
+
+    ``triggers`` are lower-case substrings one of which every match contains: lines without
+    any are never handed to the (slower) regular expressions.
+    """
 
     name: str
     policy: Policy
     rules: tuple[Rule, ...]
+    triggers: tuple[str, ...]
 
 
-_SECRET_NAME = (
+# Variable names that hold credentials; not secrets themselves.
+_CRED_NAME = (
     r"(?i:[\w-]*(?:secret|passw(?:or)?d|passwd|api_?key|apikey|access_?key|private_?key|"
     r"auth_?token|access_?token|api_?token|signing_?key|client_?secret|credentials?)[\w-]*)"
 )
-_SECRET_VALUE = r"(?=[^\"'\s]*\d)(?=[^\"'\s]*[A-Za-z])(?![^\"'\s]*(?:xxxx|\$\{|<|example|changeme|placeholder|dummy|your[_-]))[^\"'\s]{16,}"
+_CRED_VALUE = (
+    r"(?=[^\"'\s]*\d)(?=[^\"'\s]*[A-Za-z])"
+    r"(?![^\"'\s]*(?:xxxx|\$\{|<|example|changeme|placeholder|dummy|your[_-]))[^\"'\s]{16,}"
+)
 _ERR = r"(?:e|ex|exc|err|error|exception)"
 
 CATEGORIES: tuple[Category, ...] = (
-    Category("permission-authorization", Policy(RED, RED, MODERATE, "auth-permission"), (
-        Rule(r"@(?:login_required|require_auth\w*|requires_auth\w*|auth_required|jwt_required|"
-             r"permission_required|roles?_required|admin_required|requires?_(?:role|permission|scope)s?"
-             r"|PreAuthorize|Secured|RolesAllowed|UseGuards)\b",
-             "access-control decorator", ("@require_auth", "@login_required", "@PreAuthorize(\"x\")"),
-             ("@required_field", "@authored_by")),
-        Rule(r"\b(?:has_permission|check_permission|has_perm|has_role|require_role|is_authori[sz]ed|"
-             r"can_access|check_access|user_passes_test|authorize_request|ensure_admin|"
-             r"hasPermission|hasRole|isAuthorized|canAccess|checkPermission)\s*\(",
-             "permission check", ("if not has_permission(user, 'refund'):", "hasRole('admin')"),
-             ("permissions = []", "def can_accept(x):")),
-        Rule(r"\b(?:required|allowed)Roles\b|\broles\.(?:every|some|includes)\(|\brole\s*(?:==|!=|===|!==)\s*[\"']",
-             "role check — verify call-site semantics",
-             ("route.requiredRoles.every(r => user.roles.includes(r))", "if role == 'admin':"),
-             ("roles = load_roles()",)),
-        Rule(r"\b(?:abort|HTTPException|status\.HTTP)\(?\s*(?:status_code\s*=\s*)?_?40[13]\b|"
-             r"\bHTTP_40[13]_\w+|\bhttp\.Status(?:Unauthorized|Forbidden)\b|\.status\(\s*40[13]\s*\)|"
-             r"\bstatus(?:Code)?\s*===?\s*40[13]\b|\bPermissionDenied\b|\bForbiddenError\b",
-             "access-denied response", ("abort(403)", "if (error.response.status === 401) {",
-                                         "w.WriteHeader(http.StatusForbidden)", "raise PermissionDenied"),
-             ("timeout = 403.5", "abort(404)")),
-        Rule(r"\b(?:localStorage|sessionStorage)\.setItem\(\s*[\"'`][^\"'`]*(?i:token|jwt|auth|session)",
-             "credential kept in web storage readable by any script",
-             ("localStorage.setItem('access_token', t)",), ("localStorage.setItem('theme', t)",)),
-        Rule(r"(?i:\bhttp_?only\b)\s*[:=]\s*(?i:false)|(?i:\bsamesite\b)\s*[:=]\s*[\"']?none",
-             "session cookie protection weakened", ("httpOnly: false", "SESSION_COOKIE_HTTPONLY = False"),
-             ("httpOnly: true",)),
-    )),
-    Category("secrets", Policy(RED, None, RED, "secrets", any_file=True), (
-        Rule(_SECRET_NAME + r"[\"']?\s*(?::\s*[\w\[\]|. ]+)?\s*[:=]\s*[rbf]?[\"']" + _SECRET_VALUE + r"[\"']",
-             "credential-like literal assigned to a secret-named variable",
-             ('STRIPE_FALLBACK_API_KEY = "sk-live-payments-4f8a2b9c7d3e6f1a0b5c8d2e9f4a7b3c"',
-              'password: "Hunter2Hunter2Hunter2"', "const apiKey = 'a8f5f167f44f4964e6c998dee827110c'"),
-             ('password = os.environ["DB_PASSWORD"]', 'api_key = "your-api-key-here-please"',
-              'token_type = "bearer"', 'SECRET_KEY = "${SECRET_KEY_FROM_ENV_1}"')),
-        *(Rule(r.pattern.pattern, f"hard-coded {r.kind.replace('_', ' ')}", r.matches, r.does_not_match)
-          for r in SECRET_RULES),
-    )),
-    Category("crypto-operation", Policy(RED, RED, RED, "crypto"), (
-        Rule(r"\bhmac\.(?:new|compare_digest|digest|HMAC)\b|\bcompare_digest\(|\bhashlib\.(?:sha\d+|md5|new|blake2\w|pbkdf2_hmac|scrypt)\(",
-             "hashing or MAC", ("hmac.new(secret, body, hashlib.sha256)", "hashlib.sha256(payload)"),
-             ("hashable = True", "hash(x)")),
-        Rule(r"\b(?:bcrypt|argon2|scrypt|pbkdf2\w*|Fernet|AESGCM|ChaCha20\w*)\b\.?\w*\(|\bCipher\(|"
-             r"\bcreate(?:Hmac|Hash|Cipheriv|Decipheriv|Sign|Verify)\(|\bcrypto\.subtle\b|\btimingSafeEqual\(",
-             "cryptographic primitive", ("bcrypt.hashpw(pw, salt)", "crypto.createHmac('sha256', k)"),
-             ("encrypted = False",)),
-        Rule(r"\bjwt\.(?:encode|decode|sign|verify|Parse\w*)\(|\b(?:verify|validate)_?[sS]ignature\w*\(|"
-             r"\b(?:encrypt|decrypt)(?:_\w+)?\(|\bsigning_key\b|\bprivate_key\b|\"crypto/(?:hmac|sha256|aes|rsa|ecdsa|subtle|cipher)\"",
-             "token signing, signature verification or encryption",
-             ("jwt.decode(token, key, algorithms=['HS256'])", "if not verify_signature(payload, sig):"),
-             ("decrypted_label = 'x'", "signature = inspect.signature(fn)")),
-    )),
-    Category("sql-query-construction", Policy(RED, MODERATE, RED, "sql-construction"), (
-        Rule(r"\bf[\"'](?:[^\"'\n]*\s)?(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|ORDER BY|WHERE|GROUP BY)\s[^\"'\n]*\{",
-             "SQL built with an f-string", ('sql = f"SELECT * FROM users WHERE id = {uid}"',
-                                            'order = f"ORDER BY {col} {direction}"'),
-             ('msg = f"Select one of {opts}"', 'sql = "SELECT 1"')),
-        Rule(r"[\"'`](?:[^\"'`\n]*\s)?(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|ORDER BY|WHERE)\s[^\"'`\n]*[\"'`]\s*(?:%\s*[\w(]|\+\s*\w|\.format\()",
-             "SQL built by concatenation or formatting",
-             ("cur.execute(\"SELECT * FROM t WHERE id = %s\" % uid)", "q = 'DELETE FROM t WHERE id=' + id"),
-             ("cur.execute(\"SELECT * FROM t WHERE id = %s\", (uid,))",)),
-        Rule(r"`[^`]*\b(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|WHERE|ORDER BY)\s[^`]*\$\{|"
-             r"\bSprintf\(\s*\"(?:SELECT|INSERT|UPDATE|DELETE)\b|\.(?:raw|extra|execute)\(\s*f[\"']|\btext\(\s*f[\"']",
-             "SQL assembled from interpolated values",
-             ("db.query(`SELECT * FROM u WHERE id = ${id}`)", 'fmt.Sprintf("SELECT * FROM t WHERE a=%s", a)'),
-             ("db.query('SELECT * FROM u WHERE id = $1', [id])",)),
-    )),
-    Category("data-migration", Policy(RED, RED, RED, "migration"), (
-        Rule(r"(?i:\b(?:create|alter|drop|rename)\s+(?:table|index|unique\s+index|column|schema|view|type|database|constraint)\b|"
-             r"\badd\s+column\b|\btruncate\s+table\b)",
-             "schema change (DDL)", ("CREATE TABLE discount_codes (", "ALTER TABLE users ADD COLUMN x int"),
-             ("# create a table of results", "table.create(rows)")),
-        Rule(r"\bop\.(?:add_column|drop_column|create_table|drop_table|alter_column|create_index|execute)\(|"
-             r"\bmigrations\.(?:AddField|RemoveField|AlterField|CreateModel|DeleteModel|RunSQL|RunPython)\b|"
-             r"\b(?:backfill|migrate_data)\w*\(",
-             "migration operation", ("op.add_column('users', sa.Column('x'))", "migrations.AddField("),
-             ("migration_name = 'x'",)),
-    )),
-    Category("cache-invalidation", Policy(RED, RED, RED, "cache-ttl-invalidation"), (
-        Rule(word_part("ttl", "ttls", "expiry", "expires", "expire", "expiration") + r"|\bsetex\(|\bmax[_-]?age\b|\bCache-Control\b",
-             "cache lifetime (TTL/expiry)", ('"session_data": 0,  # no TTL', "r.setex(key, ttl, v)",
-                                              "DEFAULT_TTL = 300", "cacheTtl: 60"),
-             ("settle(batch)", "expired_count = 0 if x else 1")),
-        Rule(r"\b(?:cache|redis|memcache\w*|client|r)\.(?:delete|clear|invalidate\w*|evict|flush\w*|expire|unlink|del)\(|"
-             r"\b(?:invalidate|evict)\w*\(",
-             "cache invalidation", ("cache.delete(key)", "invalidate(prefix, user_id)"), ("os.remove(path)",)),
-    )),
-    Category("feature-flag", Policy(RED, RED, RED, "rollout-feature-flag"), (
-        Rule(r"(?i:\bfeature[_-]?(?:flag|toggle)s?\b|\bkill[_-]?switch\b|\brollout[_-]?(?:percent\w*|ratio)\b|"
-             r"\bcanary\b)|\b(?:is_enabled|isEnabled|isFeatureEnabled|get_flag|getFlag|is_feature_enabled)\(",
-             "feature flag or rollout control", ("if feature_flags.is_enabled('new_checkout'):",
-                                                 "ROLLOUT_PERCENT = 10"),
-             ("flags = re.IGNORECASE",)),
-    )),
-    Category("shared-resource-contention", Policy(RED, RED, RED, "concurrency"), (
-        Rule(r"\bthreading\.(?:Lock|RLock|Thread|Semaphore|Condition|Event)\b|\basyncio\.(?:Lock|gather|create_task|Semaphore)\b|"
-             r"\b(?:Thread|Process)PoolExecutor\b|\bmultiprocessing\.\w+|\bsync\.(?:Mutex|RWMutex|WaitGroup|Once|Map)\b|"
-             r"\batomic\.(?:Add|Load|Store|Compare)\w*\(|^\s*go\s+(?:func\b|\w+\()|\bmake\(\s*chan\b|\bPromise\.all\(|"
-             r"\bselect_for_update\(|\bFOR UPDATE\b|\bwith_for_update\(",
-             "concurrency primitive", ("lock = threading.Lock()", "go func() {", "var mu sync.Mutex"),
-             ("go_home()", "threads = 4")),
-        Rule(r"^[A-Za-z_]\w*(?:_seen|_processed|seen|processed|_dedup\w*|_inflight|_in_flight)\w*\s*(?::[^=\n]+)?=\s*(?:set\(\)|\{\}|dict\(\)|\[\])",
-             "in-process shared state (not shared across workers)", ("_processed_events: set[str] = set()",),
-             ("    seen = set()",)),
-        Rule(r"\b(?:pool|conn_pool|db_pool)\.(?:acquire|get_?conn\w*|getConnection)\(|\bgetConnection\(|[\"'`]/(?:health|healthz|readyz|livez)\b|\bSELECT 1\b",
-             "connection pool or health check", ("conn = pool.acquire()", "@app.get('/healthz')"), ("pooled = 1",)),
-    )),
-    Category("public-api-route", Policy(RED, RED, MODERATE, "public-api"), (
-        Rule(r"@\w+\.(?:route|get|post|put|patch|delete|api_route|websocket)\(\s*[\"']/|"
-             r"\b(?:app|router|api|server|r|e|g|mux|\w+_bp|\w+Router)\.(?:get|post|put|patch|delete|route|all|"
-             r"HandleFunc|Handle|GET|POST|PUT|PATCH|DELETE)\(\s*[\"'`]/|\badd_url_rule\(|"
-             r"@(?:Get|Post|Put|Delete|Patch|Request)Mapping\b|^\s*rpc\s+\w+\s*\(|^\s*(?:/[\w{}/-]*|paths):\s*$",
-             "public API route", ('@payments_bp.route("/charge", methods=["POST"])', "router.get('/users/:id', h)",
-                                  'http.HandleFunc("/refund", h)', "  rpc Charge(ChargeRequest) returns (X);"),
-             ("requests.get(url)", "routes = []")),
-    )),
-    Category("error-handling", Policy(None, RED, None, "error-handling-removed"), (
-        Rule(r"^\s*(?:except\b|try:|finally:)|\bcatch\s*\(|\.catch\(|\bif\s+err\s*!=\s*nil\b|\bPromise\.reject\(|"
-             r"^\s*raise\b|\bthrow\b|\brecover\(\)",
-             "error handling", ("except PaymentError as e:", "if err != nil {", "} catch (e) {"),
-             ("exceptional = 1",)),
-    )),
-    Category("error-exposure", Policy(RED, None, RED, "error-details-exposed", hotspot=False), (
-        Rule(r"[\"'](?:detail|details|error|message|msg|debug|trace|exception|reason|internal\w*)[\"']\s*:\s*"
-             r"(?:str|repr)\(\s*" + _ERR + r"\s*\)|\btraceback\.format_exc\(|\b" + _ERR + r"\.(?:stack|__dict__)\b|"
-             r"\bexc_info\b\s*[\"']?\s*:|[\"']\w*(?:stack|trace|internal|raw_response|processor_\w+)\w*[\"']\s*:",
-             "exception details returned to the caller",
-             ('return jsonify({"error": str(e)}), 500', 'res.json({ stack: err.stack })',
-              '"processor_response": e.raw_response,'),
-             ('logger.error("failed: %s", e)',)),
-    )),
-    Category("retry-timeout", Policy(None, None, None, "retry-timeout"), (
-        Rule(word_part("retry", "retries", "backoff", "timeout", "deadline") + r"|\bWith(?:Timeout|Deadline)\(",
-             "retry or timeout", ("max_retries = 3", "ctx, cancel := context.WithTimeout(ctx, d)",
-                                  "const reconnectBackoff = 2 ** attempt"), ("retrieve(x)",)),
-    )),
-    Category("serialization-boundary", Policy(None, None, None, "serialization"), (
-        Rule(r"\b(?:json|simplejson|orjson|yaml|pickle|marshal|msgpack)\.(?:loads?|dumps?|safe_load)\(|\bJSON\.(?:parse|stringify)\(|"
-             r"\bjson\.(?:Marshal|Unmarshal|NewDecoder|NewEncoder)\b|\b(?:to|from)_(?:dict|json)\(|\bget_json\(|\breq\.body\b|"
-             r"\brequest\.(?:json|form|data|args)\b",
-             "data crossing a serialization boundary", ("data = json.loads(raw)", "JSON.parse(localStorage.x)"),
-             ("jsonify_name = 1",)),
-    )),
-    Category("external-service", Policy(None, None, None, "external-service"), (
-        Rule(r"\b(?:requests|httpx|session|aiohttp)\.(?:get|post|put|patch|delete|request)\(|\bfetch\(|\baxios\b|"
-             r"\burlopen\(|\bhttp\.(?:Get|Post|NewRequest\w*)\(|\bboto3\.|\bgrpc\.|\bstripe\.\w+|"
-             r"\.(?:publish|send_message|enqueue|produce)\(|\bnew WebSocket\(|\bos\.(?:environ|getenv)\b|\bprocess\.env\.|\bos\.Getenv\(",
-             "call to an external service or environment-selected configuration",
-             ("resp = requests.post(url, json=body)", 'PROVIDER = os.environ.get("PAYMENT_PROVIDER", "x")'),
-             ("fetcher = None",)),
-    )),
-    Category("output-encoding", Policy(None, None, None, "output-encoding"), (
-        Rule(r"\bcsv\.(?:writer|DictWriter)\b|\bwriterows?\(|\bto_csv\(|text/csv|Content-Disposition|\bcreateObjectURL\(|"
-             r"\bnew Blob\(|\binnerHTML\b|dangerouslySetInnerHTML|\bmark_safe\(|\|\s*safe\b|\bMarkup\(",
-             "output written in a format another program interprets",
-             ("writer = csv.writer(buf)", "el.innerHTML = msg"), ("write(x)",)),
-    )),
-    Category("infrastructure-lifecycle", Policy(RED, RED, RED, "infra-lifecycle"), (
-        Rule(r"\b(?:lifecycle_rule|prevent_destroy|deletion_protection|skip_final_snapshot|final_snapshot_identifier|"
-             r"backup_retention_period|retention_in_days|storage_class|multi_az|availability_zones?|replicate_source_db|"
-             r"force_destroy|publicly_accessible|cidr_blocks)\b|\b(?:GLACIER|DEEP_ARCHIVE)\b|0\.0\.0\.0/0|"
-             r"^\s*(?:replicas|memory|cpu):\s*\S",
-             "infrastructure lifecycle, exposure or capacity setting",
-             ("  skip_final_snapshot = true", 'cidr_blocks = ["0.0.0.0/0"]', "    memory: 256Mi"),
-             ("memory_usage = 3",)),
-    )),
-    Category("money", Policy(RED, RED, RED, "money-movement", hotspot=False), (
-        Rule(word_part("payment", "payments", "refund", "refunds", "refunded", "charge", "charges", "amount",
-                       "currency", "invoice", "invoices", "billing", "payout", "payouts", "ledger",
-                       "balance", "price", "prices", "pricing", "discount", "discounts", "settlement",
-                       "subscription", "subscriptions", "checkout", "exchange"),
-             "money or payment-processing logic",
-             ("amount_cents = max(0, amount_cents - discount)", "const totalPrice = 1", "process_refund(p)"),
-             ("settle(batch)", "recharger = 1", "amounts_of_work = 1")),
-    )),
+    Category(
+        "permission-authorization",
+        Policy(RED, RED, MODERATE, "auth-permission"),
+        (
+            Rule(
+                r"@(?:login_required|require_auth\w*|requires_auth\w*|auth_required|jwt_required|"
+                r"permission_required|roles?_required|admin_required|requires?_(?:role|permission|scope)s?"
+                r"|PreAuthorize|Secured|RolesAllowed|UseGuards)\b",
+                "access-control decorator",
+                ("@require_auth", "@login_required", '@PreAuthorize("x")'),
+                ("@required_field", "@authored_by"),
+            ),
+            Rule(
+                r"\b(?:has_permission|check_permission|has_perm|has_role|require_role|is_authori[sz]ed|"
+                r"can_access|check_access|user_passes_test|authorize_request|ensure_admin|"
+                r"hasPermission|hasRole|isAuthorized|canAccess|checkPermission)\s*\(",
+                "permission check",
+                ("if not has_permission(user, 'refund'):", "hasRole('admin')"),
+                ("permissions = []", "def can_accept(x):"),
+            ),
+            Rule(
+                r"\b(?:required|allowed)Roles\b|\broles\.(?:every|some|includes)\(|\brole\s*(?:==|!=|===|!==)\s*[\"']",
+                "role check — verify call-site semantics",
+                ("route.requiredRoles.every(r => user.roles.includes(r))", "if role == 'admin':"),
+                ("roles = load_roles()",),
+            ),
+            Rule(
+                r"\b(?:abort|HTTPException|status\.HTTP)\(?\s*(?:status_code\s*=\s*)?_?40[13]\b|"
+                r"\bHTTP_40[13]_\w+|\bhttp\.Status(?:Unauthorized|Forbidden)\b|\.status\(\s*40[13]\s*\)|"
+                r"\bstatus(?:Code)?\s*===?\s*40[13]\b|\bPermissionDenied\b|\bForbiddenError\b",
+                "access-denied response",
+                (
+                    "abort(403)",
+                    "if (error.response.status === 401) {",
+                    "w.WriteHeader(http.StatusForbidden)",
+                    "raise PermissionDenied",
+                ),
+                ("timeout = 403.5", "abort(404)"),
+            ),
+            Rule(
+                r"\b(?:localStorage|sessionStorage)\.setItem\(\s*[\"'`][^\"'`]*(?i:token|jwt|auth|session)",
+                "credential kept in web storage readable by any script",
+                ("localStorage.setItem('access_token', t)",),
+                ("localStorage.setItem('theme', t)",),
+            ),
+            Rule(
+                r"(?i:\bhttp_?only\b)\s*[:=]\s*(?i:false)|(?i:\bsamesite\b)\s*[:=]\s*[\"']?none",
+                "session cookie protection weakened",
+                ("httpOnly: false", "SESSION_COOKIE_HTTPONLY = False"),
+                ("httpOnly: true",),
+            ),
+        ),
+        (
+            "@",
+            "perm",
+            "role",
+            "authori",
+            "access",
+            "user_passes",
+            "admin",
+            "40",
+            "forbidden",
+            "unauthorized",
+            "storage",
+            "http",
+            "samesite",
+        ),
+    ),
+    Category(
+        "secrets",
+        Policy(RED, None, RED, "secrets", any_file=True),
+        (
+            Rule(
+                _CRED_NAME
+                + r"[\"']?\s*(?::\s*[\w\[\]|. ]+)?\s*[:=]\s*[rbf]?[\"']"
+                + _CRED_VALUE
+                + r"[\"']",
+                "credential-like literal assigned to a secret-named variable",
+                (
+                    'STRIPE_FALLBACK_API_KEY = "sk-live-payments-4f8a2b9c7d3e6f1a0b5c8d2e9f4a7b3c"',
+                    'password: "Hunter2Hunter2Hunter2"',
+                    "const apiKey = 'a8f5f167f44f4964e6c998dee827110c'",
+                ),
+                (
+                    'password = os.environ["DB_PASSWORD"]',
+                    'api_key = "your-api-key-here-please"',
+                    'token_type = "bearer"',
+                    'SECRET_KEY = "${SECRET_KEY_FROM_ENV_1}"',
+                ),
+            ),
+            *(
+                Rule(
+                    r.pattern.pattern,
+                    f"hard-coded {r.kind.replace('_', ' ')}",
+                    r.matches,
+                    r.does_not_match,
+                )
+                for r in SECRET_RULES
+            ),
+        ),
+        (
+            "secret",
+            "passw",
+            "key",
+            "token",
+            "credential",
+            "-----begin",
+            "akia",
+            "asia",
+            "agpa",
+            "aida",
+            "aroa",
+            "anpa",
+            "anva",
+            "aipa",
+            "gh",
+            "xox",
+            "_live_",
+            "aiza",
+            "sk-",
+            "eyj",
+            "://",
+        ),
+    ),
+    Category(
+        "crypto-operation",
+        Policy(RED, RED, RED, "crypto"),
+        (
+            Rule(
+                r"\bhmac\.(?:new|compare_digest|digest|HMAC)\b|\bcompare_digest\(|\bhashlib\.(?:sha\d+|md5|new|blake2\w|pbkdf2_hmac|scrypt)\(",
+                "hashing or MAC",
+                ("hmac.new(secret, body, hashlib.sha256)", "hashlib.sha256(payload)"),
+                ("hashable = True", "hash(x)"),
+            ),
+            Rule(
+                r"\b(?:bcrypt|argon2|scrypt|pbkdf2\w*|Fernet|AESGCM|ChaCha20\w*)\b\.?\w*\(|\bCipher\(|"
+                r"\bcreate(?:Hmac|Hash|Cipheriv|Decipheriv|Sign|Verify)\(|\bcrypto\.subtle\b|\btimingSafeEqual\(",
+                "cryptographic primitive",
+                ("bcrypt.hashpw(pw, salt)", "crypto.createHmac('sha256', k)"),
+                ("encrypted = False",),
+            ),
+            Rule(
+                r"\bjwt\.(?:encode|decode|sign|verify|Parse\w*)\(|\b(?:verify|validate)_?[sS]ignature\w*\(|"
+                r"\b(?:encrypt|decrypt)(?:_\w+)?\(|\bsigning_key\b|\bprivate_key\b|\"crypto/(?:hmac|sha256|aes|rsa|ecdsa|subtle|cipher)\"",
+                "token signing, signature verification or encryption",
+                (
+                    "jwt.decode(token, key, algorithms=['HS256'])",
+                    "if not verify_signature(payload, sig):",
+                ),
+                ("decrypted_label = 'x'", "signature = inspect.signature(fn)"),
+            ),
+        ),
+        (
+            "hmac",
+            "compare_digest",
+            "hashlib",
+            "bcrypt",
+            "argon2",
+            "scrypt",
+            "pbkdf2",
+            "fernet",
+            "aesgcm",
+            "chacha20",
+            "cipher",
+            "create",
+            "crypto",
+            "timingsafeequal",
+            "jwt",
+            "signature",
+            "crypt",
+            "signing_key",
+            "private_key",
+        ),
+    ),
+    Category(
+        "sql-query-construction",
+        Policy(RED, MODERATE, RED, "sql-construction"),
+        (
+            Rule(
+                r"\bf[\"'](?:[^\"'\n]*\s)?"
+                r"(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|ORDER BY|WHERE|GROUP BY)\s[^\"'\n]*\{",
+                "SQL built with an f-string",
+                (
+                    'sql = f"SELECT * FROM users WHERE id = {uid}"',
+                    'order = f"ORDER BY {col} {direction}"',
+                ),
+                ('msg = f"Select one of {opts}"', 'sql = "SELECT 1"'),
+            ),
+            Rule(
+                r"[\"'`](?:[^\"'`\n]*\s)?(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|ORDER BY|WHERE)\s"
+                r"[^\"'`\n]*[\"'`]\s*(?:%\s*[\w(]|\+\s*\w|\.format\()",
+                "SQL built by concatenation or formatting",
+                (
+                    'cur.execute("SELECT * FROM t WHERE id = %s" % uid)',
+                    "q = 'DELETE FROM t WHERE id=' + id",
+                ),
+                ('cur.execute("SELECT * FROM t WHERE id = %s", (uid,))',),
+            ),
+            Rule(
+                r"`[^`]*\b(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|WHERE|ORDER BY)\s[^`]*\$\{|"
+                r"\bSprintf\(\s*\"(?:SELECT|INSERT|UPDATE|DELETE)\b|\.(?:raw|extra|execute)\(\s*f[\"']|\btext\(\s*f[\"']",
+                "SQL assembled from interpolated values",
+                (
+                    "db.query(`SELECT * FROM u WHERE id = ${id}`)",
+                    'fmt.Sprintf("SELECT * FROM t WHERE a=%s", a)',
+                ),
+                ("db.query('SELECT * FROM u WHERE id = $1', [id])",),
+            ),
+        ),
+        (
+            "select",
+            "insert into",
+            "update",
+            "delete from",
+            "order by",
+            "where",
+            "group by",
+            "sprintf",
+            ".raw(",
+            ".extra(",
+            ".execute(",
+            "text(f",
+        ),
+    ),
+    Category(
+        "data-migration",
+        Policy(RED, RED, RED, "migration"),
+        (
+            Rule(
+                r"(?i:\b(?:create|alter|drop|rename)\s+(?:table|index|unique\s+index|column|schema|view|type|database|constraint)\b|"
+                r"\badd\s+column\b|\btruncate\s+table\b)",
+                "schema change (DDL)",
+                ("CREATE TABLE discount_codes (", "ALTER TABLE users ADD COLUMN x int"),
+                ("# create a table of results", "table.create(rows)"),
+            ),
+            Rule(
+                r"\bop\.(?:add_column|drop_column|create_table|drop_table|alter_column|create_index|execute)\(|"
+                r"\bmigrations\.(?:AddField|RemoveField|AlterField|CreateModel|DeleteModel|RunSQL|RunPython)\b|"
+                r"\b(?:backfill|migrate_data)\w*\(",
+                "migration operation",
+                ("op.add_column('users', sa.Column('x'))", "migrations.AddField("),
+                ("migration_name = 'x'",),
+            ),
+        ),
+        (
+            "create",
+            "alter",
+            "drop",
+            "rename",
+            "add",
+            "truncate",
+            "op.",
+            "migrations.",
+            "backfill",
+            "migrate_data",
+        ),
+    ),
+    Category(
+        "cache-invalidation",
+        Policy(RED, RED, RED, "cache-ttl-invalidation"),
+        (
+            Rule(
+                word_part("ttl", "ttls", "expiry", "expires", "expire", "expiration")
+                + r"|\bsetex\(|\bmax[_-]?age\b|\bCache-Control\b",
+                "cache lifetime (TTL/expiry)",
+                (
+                    '"session_data": 0,  # no TTL',
+                    "r.setex(key, ttl, v)",
+                    "DEFAULT_TTL = 300",
+                    "cacheTtl: 60",
+                ),
+                ("settle(batch)", "expired_count = 0 if x else 1"),
+            ),
+            Rule(
+                r"\b(?:cache|redis|memcache\w*|client|r)\.(?:delete|clear|invalidate\w*|evict|flush\w*|expire|unlink|del)\(|"
+                r"\b(?:invalidate|evict)\w*\(",
+                "cache invalidation",
+                ("cache.delete(key)", "invalidate(prefix, user_id)"),
+                ("os.remove(path)",),
+            ),
+        ),
+        (
+            "ttl",
+            "expir",
+            "setex",
+            "age",
+            "cache-control",
+            "delete",
+            "clear",
+            "invalidat",
+            "evict",
+            "flush",
+            "expire",
+            "unlink",
+            "del(",
+        ),
+    ),
+    Category(
+        "feature-flag",
+        Policy(RED, RED, RED, "rollout-feature-flag"),
+        (
+            Rule(
+                r"(?i:\bfeature[_-]?(?:flag|toggle)s?\b|\bkill[_-]?switch\b|\brollout[_-]?(?:percent\w*|ratio)\b|"
+                r"\bcanary\b)|\b(?:is_enabled|isEnabled|isFeatureEnabled|get_flag|getFlag|is_feature_enabled)\(",
+                "feature flag or rollout control",
+                ("if feature_flags.is_enabled('new_checkout'):", "ROLLOUT_PERCENT = 10"),
+                ("flags = re.IGNORECASE",),
+            ),
+        ),
+        (
+            "feature",
+            "kill",
+            "rollout",
+            "canary",
+            "enabled",
+            "flag",
+        ),
+    ),
+    Category(
+        "shared-resource-contention",
+        Policy(RED, RED, RED, "concurrency"),
+        (
+            Rule(
+                r"\bthreading\.(?:Lock|RLock|Thread|Semaphore|Condition|Event)\b|\basyncio\.(?:Lock|gather|create_task|Semaphore)\b|"
+                r"\b(?:Thread|Process)PoolExecutor\b|\bmultiprocessing\.\w+|\bsync\.(?:Mutex|RWMutex|WaitGroup|Once|Map)\b|"
+                r"\batomic\.(?:Add|Load|Store|Compare)\w*\(|^\s*go\s+(?:func\b|\w+\()|\bmake\(\s*chan\b|\bPromise\.all\(|"
+                r"\bselect_for_update\(|\bFOR UPDATE\b|\bwith_for_update\(",
+                "concurrency primitive",
+                ("lock = threading.Lock()", "go func() {", "var mu sync.Mutex"),
+                ("go_home()", "threads = 4"),
+            ),
+            Rule(
+                r"^[A-Za-z_]\w*(?:_seen|_processed|seen|processed|_dedup\w*|_inflight|_in_flight)\w*\s*(?::[^=\n]+)?=\s*(?:set\(\)|\{\}|dict\(\)|\[\])",
+                "in-process shared state (not shared across workers)",
+                ("_processed_events: set[str] = set()",),
+                ("    seen = set()",),
+            ),
+            Rule(
+                r"\b(?:pool|conn_pool|db_pool)\.(?:acquire|get_?conn\w*|getConnection)\(|\bgetConnection\("
+                r"|[\"'`]/(?:health|healthz|readyz|livez)\b|\bSELECT 1\b",
+                "connection pool or health check",
+                ("conn = pool.acquire()", "@app.get('/healthz')"),
+                ("pooled = 1",),
+            ),
+        ),
+        (
+            "thread",
+            "asyncio",
+            "pool",
+            "multiprocessing",
+            "sync.",
+            "atomic.",
+            "go ",
+            "chan",
+            "promise.all",
+            "for_update",
+            "for update",
+            "seen",
+            "processed",
+            "dedup",
+            "inflight",
+            "in_flight",
+            "getconnection",
+            "health",
+            "readyz",
+            "livez",
+            "select 1",
+        ),
+    ),
+    Category(
+        "public-api-route",
+        Policy(RED, RED, MODERATE, "public-api"),
+        (
+            Rule(
+                r"@\w+\.(?:route|get|post|put|patch|delete|api_route|websocket)\(\s*[\"']/|"
+                r"\b(?:app|router|api|server|r|e|g|mux|\w+_bp|\w+Router)\.(?:get|post|put|patch|delete|route|all|"
+                r"HandleFunc|Handle|GET|POST|PUT|PATCH|DELETE)\(\s*[\"'`]/|\badd_url_rule\(|"
+                r"@(?:Get|Post|Put|Delete|Patch|Request)Mapping\b|^\s*rpc\s+\w+\s*\(|^\s*(?:/[\w{}/-]*|paths):\s*$",
+                "public API route",
+                (
+                    '@payments_bp.route("/charge", methods=["POST"])',
+                    "router.get('/users/:id', h)",
+                    'http.HandleFunc("/refund", h)',
+                    "  rpc Charge(ChargeRequest) returns (X);",
+                ),
+                ("requests.get(url)", "routes = []"),
+            ),
+        ),
+        (
+            "@",
+            "route",
+            ".get(",
+            ".post(",
+            ".put(",
+            ".patch(",
+            ".delete(",
+            ".all(",
+            "handle",
+            "add_url_rule",
+            "mapping",
+            "rpc",
+            "/",
+        ),
+    ),
+    Category(
+        "error-handling",
+        Policy(None, RED, None, "error-handling-removed"),
+        (
+            Rule(
+                r"^\s*(?:except\b|try:|finally:)|\bcatch\s*\(|\.catch\(|\bif\s+err\s*!=\s*nil\b|\bPromise\.reject\(|"
+                r"^\s*raise\b|\bthrow\b|\brecover\(\)",
+                "error handling",
+                ("except PaymentError as e:", "if err != nil {", "} catch (e) {"),
+                ("exceptional = 1",),
+            ),
+        ),
+        (
+            "except",
+            "try:",
+            "finally:",
+            "catch",
+            "err",
+            "promise.reject",
+            "raise",
+            "throw",
+            "recover()",
+        ),
+    ),
+    Category(
+        "error-exposure",
+        Policy(RED, None, RED, "error-details-exposed", hotspot=False),
+        (
+            Rule(
+                r"[\"'](?:detail|details|error|message|msg|debug|trace|exception|reason|internal\w*)[\"']\s*:\s*"
+                r"(?:str|repr)\(\s*"
+                + _ERR
+                + r"\s*\)|\btraceback\.format_exc\(|\b"
+                + _ERR
+                + r"\.(?:stack|__dict__)\b|"
+                r"\bexc_info\b\s*[\"']?\s*:|[\"']\w*(?:stack|trace|internal|raw_response|processor_\w+)\w*[\"']\s*:",
+                "exception details returned to the caller",
+                (
+                    'return jsonify({"error": str(e)}), 500',
+                    "res.json({ stack: err.stack })",
+                    '"processor_response": e.raw_response,',
+                ),
+                ('logger.error("failed: %s", e)',),
+            ),
+        ),
+        (
+            "str(",
+            "repr(",
+            "traceback",
+            "stack",
+            "__dict__",
+            "exc_info",
+            "trace",
+            "internal",
+            "raw_response",
+            "processor_",
+        ),
+    ),
+    Category(
+        "retry-timeout",
+        Policy(None, None, None, "retry-timeout"),
+        (
+            Rule(
+                word_part("retry", "retries", "backoff", "timeout", "deadline")
+                + r"|\bWith(?:Timeout|Deadline)\(",
+                "retry or timeout",
+                (
+                    "max_retries = 3",
+                    "ctx, cancel := context.WithTimeout(ctx, d)",
+                    "const reconnectBackoff = 2 ** attempt",
+                ),
+                ("retrieve(x)",),
+            ),
+        ),
+        (
+            "retr",
+            "backoff",
+            "timeout",
+            "deadline",
+        ),
+    ),
+    Category(
+        "serialization-boundary",
+        Policy(None, None, None, "serialization"),
+        (
+            Rule(
+                r"\b(?:json|simplejson|orjson|yaml|pickle|marshal|msgpack)\.(?:loads?|dumps?|safe_load)\(|\bJSON\.(?:parse|stringify)\(|"
+                r"\bjson\.(?:Marshal|Unmarshal|NewDecoder|NewEncoder)\b|\b(?:to|from)_(?:dict|json)\(|\bget_json\(|\breq\.body\b|"
+                r"\brequest\.(?:json|form|data|args)\b",
+                "data crossing a serialization boundary",
+                ("data = json.loads(raw)", "JSON.parse(localStorage.x)"),
+                ("jsonify_name = 1",),
+            ),
+        ),
+        (
+            "json",
+            "yaml",
+            "pickle",
+            "marshal",
+            "msgpack",
+            "_dict(",
+            "req.body",
+            "request.",
+        ),
+    ),
+    Category(
+        "external-service",
+        Policy(None, None, None, "external-service"),
+        (
+            Rule(
+                r"\b(?:requests|httpx|session|aiohttp)\.(?:get|post|put|patch|delete|request)\(|\bfetch\(|\baxios\b|"
+                r"\burlopen\(|\bhttp\.(?:Get|Post|NewRequest\w*)\(|\bboto3\.|\bgrpc\.|\bstripe\.\w+|"
+                r"\.(?:publish|send_message|enqueue|produce)\(|\bnew WebSocket\("
+                r"|\bos\.(?:environ|getenv)\b|\bprocess\.env\.|\bos\.Getenv\(",
+                "call to an external service or environment-selected configuration",
+                (
+                    "resp = requests.post(url, json=body)",
+                    'PROVIDER = os.environ.get("PAYMENT_PROVIDER", "x")',
+                ),
+                ("fetcher = None",),
+            ),
+        ),
+        (
+            "requests.",
+            "httpx.",
+            "session.",
+            "aiohttp.",
+            "fetch(",
+            "axios",
+            "urlopen",
+            "http.",
+            "boto3",
+            "grpc",
+            "stripe.",
+            "publish(",
+            "send_message(",
+            "enqueue(",
+            "produce(",
+            "websocket(",
+            "environ",
+            "getenv",
+            "process.env",
+        ),
+    ),
+    Category(
+        "output-encoding",
+        Policy(None, None, None, "output-encoding"),
+        (
+            Rule(
+                r"\bcsv\.(?:writer|DictWriter)\b|\bwriterows?\(|\bto_csv\(|text/csv|Content-Disposition|\bcreateObjectURL\(|"
+                r"\bnew Blob\(|\binnerHTML\b|dangerouslySetInnerHTML|\bmark_safe\("
+                r"|\|\s*safe\b|\bMarkup\(",
+                "output written in a format another program interprets",
+                ("writer = csv.writer(buf)", "el.innerHTML = msg"),
+                ("write(x)",),
+            ),
+        ),
+        (
+            "csv",
+            "writerow",
+            "content-disposition",
+            "createobjecturl",
+            "blob(",
+            "innerhtml",
+            "mark_safe",
+            "safe",
+            "markup(",
+        ),
+    ),
+    Category(
+        "infrastructure-lifecycle",
+        Policy(RED, RED, RED, "infra-lifecycle"),
+        (
+            Rule(
+                r"\b(?:lifecycle_rule|prevent_destroy|deletion_protection|skip_final_snapshot|final_snapshot_identifier|"
+                r"backup_retention_period|retention_in_days|storage_class|multi_az|availability_zones?|replicate_source_db|"
+                r"force_destroy|publicly_accessible|cidr_blocks)\b|\b(?:GLACIER|DEEP_ARCHIVE)\b|0\.0\.0\.0/0|"
+                r"^\s*(?:replicas|memory|cpu):\s*\S",
+                "infrastructure lifecycle, exposure or capacity setting",
+                (
+                    "  skip_final_snapshot = true",
+                    'cidr_blocks = ["0.0.0.0/0"]',
+                    "    memory: 256Mi",
+                ),
+                ("memory_usage = 3",),
+            ),
+        ),
+        (
+            "lifecycle_rule",
+            "prevent_destroy",
+            "deletion_protection",
+            "skip_final_snapshot",
+            "final_snapshot_identifier",
+            "backup_retention_period",
+            "retention_in_days",
+            "storage_class",
+            "multi_az",
+            "availability_zone",
+            "replicate_source_db",
+            "force_destroy",
+            "publicly_accessible",
+            "cidr_blocks",
+            "glacier",
+            "deep_archive",
+            "0.0.0.0/0",
+            "replicas",
+            "memory",
+            "cpu",
+        ),
+    ),
+    Category(
+        "money",
+        Policy(RED, RED, RED, "money-movement", hotspot=False),
+        (
+            Rule(
+                word_part(
+                    "payment",
+                    "payments",
+                    "refund",
+                    "refunds",
+                    "refunded",
+                    "charge",
+                    "charges",
+                    "amount",
+                    "currency",
+                    "invoice",
+                    "invoices",
+                    "billing",
+                    "payout",
+                    "payouts",
+                    "ledger",
+                    "balance",
+                    "price",
+                    "prices",
+                    "pricing",
+                    "discount",
+                    "discounts",
+                    "settlement",
+                    "subscription",
+                    "subscriptions",
+                    "checkout",
+                    "exchange",
+                ),
+                "money or payment-processing logic",
+                (
+                    "amount_cents = max(0, amount_cents - discount)",
+                    "const totalPrice = 1",
+                    "process_refund(p)",
+                ),
+                ("settle(batch)", "recharger = 1", "amounts_of_work = 1"),
+            ),
+        ),
+        (
+            "payment",
+            "refund",
+            "charge",
+            "amount",
+            "currency",
+            "invoice",
+            "billing",
+            "payout",
+            "ledger",
+            "balance",
+            "price",
+            "pricing",
+            "discount",
+            "settlement",
+            "subscription",
+            "checkout",
+            "exchange",
+        ),
+    ),
 )

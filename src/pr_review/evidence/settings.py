@@ -29,7 +29,9 @@ SubsystemGlobs = dict[str, tuple[GlobPattern, ...]]
 class RiskOverride(_Section):
     """A path rule that raises the lane of any PR touching matching files."""
 
-    paths: tuple[GlobPattern, ...] = Field(min_length=1, description="Glob patterns (``**`` allowed).")
+    paths: tuple[GlobPattern, ...] = Field(
+        min_length=1, description="Glob patterns (``**`` allowed)."
+    )
     lane: Literal["yellow", "red"] = Field(description="Lane to raise to: yellow or red.")
     reason: str = Field(default="", description="Shown as the factor's explanation.")
 
@@ -81,12 +83,16 @@ class OversizeSettings(_Section):
     """When a diff is too large for a reviewer model to take whole."""
 
     max_diff_tokens: int = Field(
-        default=120_000, ge=1000, description="Estimated tokens of the raw diff above which "
-        "AI review is blocked and a split is recommended."
+        default=120_000,
+        ge=1000,
+        description="Estimated tokens of the raw diff above which "
+        "AI review is blocked and a split is recommended.",
     )
     max_changed_lines: int = Field(
-        default=1000, ge=1, description="Changed lines (insertions + deletions) above which one "
-        "review cannot cover the PR well; AI review is blocked and a split is recommended."
+        default=1000,
+        ge=1,
+        description="Changed lines (insertions + deletions) above which one "
+        "review cannot cover the PR well; AI review is blocked and a split is recommended.",
     )
     chars_per_token: float = Field(
         default=3.5, gt=0, description="Characters per token used for the estimate."
