@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pr_review.schema.enums import ChangeType, Lane
+from pr_review.schema.enums import ChangeType, Lane, VerifierSeverity, VerifierStatus
 from pr_review.schema.pack import (
     Authorship,
     Diff,
@@ -19,9 +19,10 @@ from pr_review.schema.pack import (
     VerifierFinding,
     VerifierRun,
 )
-from pr_review.schema.enums import VerifierSeverity, VerifierStatus
 from pr_review.sources.diff import Diff as SourceDiff
 from pr_review.sources.diff import parse_diff
+
+BLANK = " "  # an empty context line of a diff is a single space
 
 # Assembled from parts so this file does not trip secret scanners.
 AWS_KEY = "AKIA" + "ZZTESTPLANTED01X"
@@ -34,12 +35,12 @@ index 1111111..2222222 100644
 +++ b/src/app/auth.py
 @@ -1,7 +1,8 @@
  import os
- 
+{BLANK}
  def can_delete(user, record):
 -    return user.is_admin
 +    # TODO tighten later
 +    return user.is_admin or record.owner_id is not None
- 
+{BLANK}
  def load():
      return os.environ["X"]
 diff --git a/src/app/settings.py b/src/app/settings.py

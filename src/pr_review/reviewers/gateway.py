@@ -73,6 +73,18 @@ class AnthropicGateway:
         self._prices = dict(prices) if prices is not None else dict(DEFAULT_PRICES)
         self._clock = clock
 
+    def close(self) -> None:
+        """Close the SDK's connection pool."""
+        self._client.close()
+
+    def __enter__(self) -> AnthropicGateway:
+        """Use as a context manager that closes the connections at the end."""
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        """Close the connections."""
+        self.close()
+
     @property
     def base_url(self) -> str:
         """Where requests go (for messages that name the endpoint)."""

@@ -61,7 +61,7 @@ class ChallengerSettings(_Section):
 
     mode: ChallengerMode = ChallengerMode.AUTO
     model: str = Field(
-        default="claude-opus-4-5",
+        default="claude-opus-4-6",
         description="A different model from fresh-eyes gives a real second opinion.",
     )
     lanes: tuple[Lane, ...] = Field(
@@ -79,7 +79,7 @@ class ReviewerSettings(_Section):
     """Models, budgets and switches of the AI reviewers."""
 
     enabled: bool = True
-    fresh_eyes_model: str = "claude-sonnet-4-5"
+    fresh_eyes_model: str = "claude-sonnet-4-6"
     challenger: ChallengerSettings = Field(default_factory=ChallengerSettings)
     policy_model: str = "claude-haiku-4-5"
     policy_batch_size: int = Field(
