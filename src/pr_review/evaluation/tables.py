@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pr_review.evaluation.results import CaseMetrics, CaseStatus, EvalSummary, FlagCheck
+from pr_review.evaluation.results import CaseStatus, EvalSummary, FlagCheck
 from pr_review.schema.eval import Scorecard
 
 _MARK = {True: "ok", False: "MISS", None: "-"}
@@ -129,8 +129,3 @@ def _row(text: str) -> str:
         text = text[: WIDTH - 2] + "…"
     return f"║{text.ljust(WIDTH)}║"
 
-
-def render_case_line(m: CaseMetrics) -> str:
-    """One case in a sentence (for logs)."""
-    lane = m.lane.actual.value if m.lane.actual else "error"
-    return f"{m.case_id}: lane {lane} ({_MARK[m.lane.met]}), {m.surfaced_findings} findings"
