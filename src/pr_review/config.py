@@ -22,6 +22,7 @@ from pr_review.evidence.settings import (
     OversizeSettings,
     RiskSettings,
 )
+from pr_review.synthesis.settings import SynthesisSettings
 from pr_review.verifiers.settings import VerifierSettings
 
 CONFIG_RELPATH = Path(".pr-review") / "config.yml"
@@ -40,6 +41,7 @@ class Config(BaseModel):
     oversize: OversizeSettings = Field(default_factory=OversizeSettings)
     instructions: InstructionSettings = Field(default_factory=InstructionSettings)
     verifiers: VerifierSettings = Field(default_factory=VerifierSettings)
+    synthesis: SynthesisSettings = Field(default_factory=SynthesisSettings)
 
 
 def load_config(path: Path) -> Config:

@@ -71,7 +71,7 @@ def _body(
 ) -> str:
     kept = surfaced[: len(surfaced) - cut]
     parts: list[list[str]] = [
-        [sections.MARKER, "## PR review packet", ""],
+        [sections.MARKER, "## PR review packet"],
         sections.summary(inp),
         sections.not_run(inp),
         sections.lane(inp),
@@ -83,7 +83,7 @@ def _body(
         metadata(inp),
         [sections.STATEMENT],
     ]
-    return "\n\n".join("\n".join(p) for p in parts if p)
+    return "\n\n".join("\n".join(p).strip("\n") for p in parts if p)
 
 
 def _findings(

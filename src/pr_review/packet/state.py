@@ -1,7 +1,7 @@
 """The hidden state block: what this review remembers for the next one.
 
 ``<!-- pr-review-guardrails:state {json} -->`` as the packet's last line. The JSON has
-``<``, ``>`` and ``&`` as ``\\u`` escapes, so the block can never contain ``-->`` and close
+``<``, ``>``, ``&`` and ``@`` as ``\\u`` escapes, so the block can never contain ``-->`` and close
 early, and nothing in it looks like markup. It is capped: past the cap the lowest-ranked
 entries are left out and ``truncated`` is set.
 """
@@ -22,7 +22,9 @@ _STATE = re.compile(r"^<!-- pr-review-guardrails:state (\{.*\}) -->$", re.MULTIL
 
 def _encode(memory: ReviewMemory) -> str:
     raw = json.dumps(memory.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=True)
-    return raw.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("@", "\\u0040")):
+        raw = raw.replace(char, escape)
+    return raw
 
 
 def render_state(memory: ReviewMemory, budget: int = STATE_BUDGET) -> str:

@@ -4,9 +4,11 @@ Two findings can only be the same problem when they are in the same file (or eit
 file). Their *place* is then ``same`` (identical line range), ``near`` (ranges within the
 tolerance), ``far`` (both have lines, farther apart) or ``unknown`` (a side has no lines).
 A pair merges when its text similarity (:mod:`.text`) reaches the threshold for its place:
-``near_merge`` at the same or a near place, ``far_merge`` otherwise. A shared rule id at a
-near place merges outright. Pairs just below a threshold are *ambiguous*; with a model they
-are settled in one batched call (:mod:`.tiebreak`), without one they stay apart.
+``far_merge`` when both cite lines farther apart than the tolerance, ``near_merge`` otherwise
+(an unknown place is no evidence of being apart, so the text decides at the near bar).
+A shared rule id at a near place merges outright. Pairs just below a threshold are
+*ambiguous*; with a model they are settled in one batched call (:mod:`.tiebreak`),
+without one they stay apart.
 Clusters are the connected components of the merged pairs (transitive, so the result does
 not depend on input order).
 """

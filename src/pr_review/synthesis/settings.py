@@ -19,14 +19,15 @@ class SynthesisSettings(BaseModel):
         default=0.3,
         ge=0.0,
         le=1.0,
-        description="Text similarity at which two findings at the same place merge.",
+        description="Text similarity at which two findings merge when at the same or a near "
+        "place, or when a side has no location (no location is no evidence of being apart).",
     )
     far_merge: float = Field(
         default=0.5,
         ge=0.0,
         le=1.0,
-        description="Text similarity at which two findings merge when their places differ "
-        "or are unknown.",
+        description="Text similarity at which two findings in the same file merge when "
+        "their line ranges are farther apart than the tolerance.",
     )
     ambiguous_band: float = Field(
         default=0.1,
