@@ -329,7 +329,10 @@ def anthropic_server(handler: Handler) -> Iterator[FakeAnthropic]:
     http.daemon_threads = True
     state.base_url = f"http://127.0.0.1:{http.server_address[1]}"
     thread = threading.Thread(
-        target=http.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-anthropic", daemon=True
+        target=http.serve_forever,
+        kwargs={"poll_interval": 0.02},
+        name="fake-anthropic",
+        daemon=True,
     )
     thread.start()
     try:
