@@ -22,6 +22,7 @@ from pr_review.evidence.settings import (
     OversizeSettings,
     RiskSettings,
 )
+from pr_review.reviewers.settings import ReviewerSettings
 from pr_review.synthesis.settings import SynthesisSettings
 from pr_review.verifiers.settings import VerifierSettings
 
@@ -41,6 +42,7 @@ class Config(BaseModel):
     oversize: OversizeSettings = Field(default_factory=OversizeSettings)
     instructions: InstructionSettings = Field(default_factory=InstructionSettings)
     verifiers: VerifierSettings = Field(default_factory=VerifierSettings)
+    reviewers: ReviewerSettings = Field(default_factory=ReviewerSettings)
     synthesis: SynthesisSettings = Field(default_factory=SynthesisSettings)
 
 
