@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
 from pr_review.evidence.paths import PathKind, classify, extension
@@ -21,6 +22,35 @@ from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 MAX_TREE_FILES = 5000
+DEFINERS = frozenset(
+    {
+        "def",
+        "class",
+        "function",
+        "func",
+        "const",
+        "let",
+        "var",
+        "type",
+        "interface",
+        "struct",
+        "enum",
+        "trait",
+        "fn",
+        "module",
+    }
+)
+"""Keywords after which a renamed identifier is a definition, not a use."""
+
+
+class Rename(NamedTuple):
+    """One identifier substitution; ``defined`` when the PR renames its definition."""
+
+    old: str
+    new: str
+    defined: bool
+
+
 MAX_FILE_CHARS = 2_000_000
 
 
@@ -41,7 +71,7 @@ class Neutrality:
 def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutrality:
     """Decide, for the PR's code and config files, which changes are cosmetic."""
     neutral: set[str] = set()
-    renamed_files: dict[str, list[tuple[str, str]]] = {}
+    renamed_files: dict[str, list[Rename]] = {}
     reasons: dict[str, str] = {}
     for f in files:
         kind = classify(f.path)
@@ -56,7 +86,12 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             neutral.add(f.path)
     if not renamed_files:
         return Neutrality(frozenset(neutral))
-    mapping, problem = _consistent([p for ps in renamed_files.values() for p in ps])
+    renames = [p for ps in renamed_files.values() for p in ps]
+    mapping, problem = _consistent((r.old, r.new) for r in renames)
+    defined = {r.old for r in renames if r.defined}
+    undefined = sorted({r.old for r in renames} - defined)
+    if problem is None and undefined:
+        problem = f"`{undefined[0]}` is replaced but its definition is not renamed in this PR"
     checked = True
     if problem is None:
         problem, checked = _tree_problem(mapping, base, head, renamed_files)
@@ -67,7 +102,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
     return Neutrality(frozenset(neutral), tuple(sorted(mapping.items())), tree_checked=checked)
 
 
-def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[tuple[str, str]] | None:
+def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:
     """[] when cosmetic, the identifier pairs when a pure rename, None when code changed."""
     if f.binary or not f.patch_available or f.mode_changed or f.submodule:
         return None
@@ -91,28 +126,29 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[tuple[str
     if f.status is FileStatus.DELETED and old_code.strip():
         return None
     old_tokens, new_tokens = tokens(old_code), tokens(new_code)
-    pairs: list[tuple[str, str]] = []
+    pairs: list[Rename] = []
     if f.status is FileStatus.RENAMED and f.old_path:
         old_stem, new_stem = PurePosixPath(f.old_path).stem, PurePosixPath(f.path).stem
         if old_stem != new_stem:
-            pairs.append((old_stem, new_stem))
+            pairs.append(Rename(old_stem, new_stem, defined=True))
     if old_tokens == new_tokens:
         return pairs
     renamed = _identifier_pairs(old_tokens, new_tokens)
     return None if renamed is None else pairs + renamed
 
 
-def _identifier_pairs(old_tokens: list[str], new_tokens: list[str]) -> list[tuple[str, str]] | None:
-    """The (old, new) identifier pairs when the sequences differ only by identifiers."""
+def _identifier_pairs(old_tokens: list[str], new_tokens: list[str]) -> list[Rename] | None:
+    """The identifier renames when the sequences differ only by identifiers."""
     if len(old_tokens) != len(new_tokens):
         return None
-    pairs: list[tuple[str, str]] = []
-    for old, new in zip(old_tokens, new_tokens, strict=True):
+    pairs: list[Rename] = []
+    for index, (old, new) in enumerate(zip(old_tokens, new_tokens, strict=True)):
         if old == new:
             continue
         if not (is_identifier(old) and is_identifier(new)):
             return None
-        pairs.append((old, new))
+        defined = index > 0 and old_tokens[index - 1] in DEFINERS
+        pairs.append(Rename(old, new, defined))
     return pairs
 
 
@@ -154,7 +190,7 @@ def _tree_problem(
     mapping: dict[str, str],
     base: RepoTree,
     head: RepoTree,
-    renamed: dict[str, list[tuple[str, str]]],
+    renamed: dict[str, list[Rename]],
 ) -> tuple[str | None, bool]:
     """An old name still used in the head tree, or a new name already used in the base tree."""
     exts = {extension(p) for p in renamed}

@@ -118,7 +118,7 @@ CATEGORIES: tuple[Category, ...] = (
                 ("localStorage.setItem('theme', t)",),
             ),
             Rule(
-                r"(?i:\bhttp_?only\b)\s*[:=]\s*(?i:false)|(?i:\bsamesite\b)\s*[:=]\s*[\"']?none",
+                r"(?i:(?<![a-z])http_?only(?![a-z]))\s*[:=]\s*(?i:false)|(?i:\bsamesite\b)\s*[:=]\s*[\"']?none",
                 "session cookie protection weakened",
                 ("httpOnly: false", "SESSION_COOKIE_HTTPONLY = False"),
                 ("httpOnly: true",),
@@ -447,7 +447,7 @@ CATEGORIES: tuple[Category, ...] = (
         (
             Rule(
                 r"@\w+\.(?:route|get|post|put|patch|delete|api_route|websocket)\(\s*[\"']/|"
-                r"\b(?:app|router|api|server|r|e|g|mux|\w+_bp|\w+Router)\.(?:get|post|put|patch|delete|route|all|"
+                r"\b(?:app|router|api|server|r|e|g|mux|http|\w+_bp|\w+Router)\.(?:get|post|put|patch|delete|route|all|"
                 r"HandleFunc|Handle|GET|POST|PUT|PATCH|DELETE)\(\s*[\"'`]/|\badd_url_rule\(|"
                 r"@(?:Get|Post|Put|Delete|Patch|Request)Mapping\b|^\s*rpc\s+\w+\s*\(|^\s*(?:/[\w{}/-]*|paths):\s*$",
                 "public API route",

@@ -1,0 +1,78 @@
+"""Path roles, globs, subsystems."""
+
+from __future__ import annotations
+
+import pytest
+
+from pr_review.config import parse_config
+from pr_review.errors import ConfigError
+from pr_review.evidence.codeowners import parse_codeowners
+from pr_review.evidence.globs import GlobError, compile_glob
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.subsystems import code_subsystems, compile_subsystems, subsystem_of
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("docs/API_GUIDE.md", PathKind.DOCS),
+        ("README.md", PathKind.DOCS),
+        ("tests/test_refunds.py", PathKind.TEST),
+        ("web/src/api/client.test.ts", PathKind.TEST),
+        ("svc/store_test.go", PathKind.TEST),
+        ("src/utils/settle.py", PathKind.CODE),
+        ("src/utils/clock.py", PathKind.CODE),
+        ("requirements.txt", PathKind.MANIFEST),
+        ("go.mod", PathKind.MANIFEST),
+        ("infra/main.tf", PathKind.INFRA),
+        ("Dockerfile", PathKind.INFRA),
+        (".github/workflows/ci.yml", PathKind.INFRA),
+        ("config/app.yaml", PathKind.CONFIG),
+    ],
+)
+def test_classify(path: str, kind: PathKind) -> None:
+    assert classify(path) is kind
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("src/payments/**", "src/payments/a/b.py", True),
+        ("src/payments/**", "src/paymentsx/a.py", False),
+        ("*.sql", "src/db/migrations/001.sql", True),
+        ("src/*.py", "src/a/b.py", False),
+        ("**/migrations/", "db/migrations/001.sql", True),
+    ],
+)
+def test_glob(pattern: str, path: str, expected: bool) -> None:
+    assert compile_glob(pattern).matches(path) is expected
+
+
+@pytest.mark.parametrize("pattern", ["", "src/[abc.py", "   "])
+def test_invalid_glob_raises(pattern: str) -> None:
+    with pytest.raises(GlobError):
+        compile_glob(pattern)
+
+
+def test_invalid_override_glob_is_a_config_error_naming_the_key() -> None:
+    text = "risk:\n  overrides:\n    - paths: ['src/[x']\n      lane: red\n"
+    with pytest.raises(ConfigError, match=r"risk\.overrides\[0\]\.paths\[0\]"):
+        parse_config(text, source="cfg.yml")
+
+
+def test_invalid_subsystem_glob_is_skipped_and_reported() -> None:
+    mapping = compile_subsystems({"billing": ["src/[bad", "src/billing/**"]})
+    assert mapping.errors and "subsystems.billing" in mapping.errors[0]
+    owners = parse_codeowners("")
+    assert subsystem_of("src/billing/x.py", mapping, owners) == "billing"
+
+
+def test_subsystem_fallbacks() -> None:
+    none = compile_subsystems({})
+    owners = parse_codeowners("/src/payments/ @pay\n*.md @docs\n")
+    assert subsystem_of("src/payments/refunds.py", none, owners) == "payments"
+    assert subsystem_of("src/api/routes.py", none, owners) == "api"
+    assert subsystem_of("internal/store/x.go", none, owners) == "store"
+    assert subsystem_of("tests/test_x.py", none, owners) == "tests"
+    assert subsystem_of("setup.py", none, owners) == "root"
+    assert code_subsystems(["api", "tests", "docs", "root", "payments"]) == ("api", "payments")
