@@ -19,13 +19,22 @@ def file_diff(
     added = added or []
     removed = removed or []
     hunk = Hunk(
-        old_start=start, old_length=len(removed), new_start=start, new_length=len(added),
+        old_start=start,
+        old_length=len(removed),
+        new_start=start,
+        new_length=len(added),
         section="",
         added=tuple((start + i, t) for i, t in enumerate(added)),
         removed=tuple((start + i, t) for i, t in enumerate(removed)),
     )
-    return FileDiff(path=path, status=status, hunks=(hunk,), old_path=old_path,
-                    insertions=len(added), deletions=len(removed))
+    return FileDiff(
+        path=path,
+        status=status,
+        hunks=(hunk,),
+        old_path=old_path,
+        insertions=len(added),
+        deletions=len(removed),
+    )
 
 
 def pull_request(
@@ -38,6 +47,11 @@ def pull_request(
 ) -> PullRequest:
     """A pull request over in-memory trees."""
     raw = "".join(f"diff --git a/{f.path} b/{f.path}\n" for f in files)
-    return PullRequest(title="Change", body=body, diff=Diff(files=tuple(files), raw=raw),
-                       commits=commits, base_tree=MemoryTree(base or {}),
-                       head_tree=MemoryTree(head or {}))
+    return PullRequest(
+        title="Change",
+        body=body,
+        diff=Diff(files=tuple(files), raw=raw),
+        commits=commits,
+        base_tree=MemoryTree(base or {}),
+        head_tree=MemoryTree(head or {}),
+    )

@@ -63,4 +63,7 @@ def test_first_location_found_wins() -> None:
 
 def test_owner_rules_group_files() -> None:
     rules = owner_rules(parse_codeowners(TEXT), ["a.js", "b.js", "README.md"])
-    assert [(r.path_pattern, r.files) for r in rules] == [("*", ("README.md",)), ("*.js", ("a.js", "b.js"))]
+    assert [(r.path_pattern, r.files) for r in rules] == [
+        ("*", ("README.md",)),
+        ("*.js", ("a.js", "b.js")),
+    ]

@@ -62,7 +62,8 @@ def test_invalid_override_glob_is_a_config_error_naming_the_key() -> None:
 
 def test_invalid_subsystem_glob_is_skipped_and_reported() -> None:
     mapping = compile_subsystems({"billing": ["src/[bad", "src/billing/**"]})
-    assert mapping.errors and "subsystems.billing" in mapping.errors[0]
+    assert mapping.errors
+    assert "subsystems.billing" in mapping.errors[0]
     owners = parse_codeowners("")
     assert subsystem_of("src/billing/x.py", mapping, owners) == "billing"
 

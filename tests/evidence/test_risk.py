@@ -17,8 +17,9 @@ def _lane(pr_kwargs: dict[str, object], config: Config | None = None) -> tuple[L
 
 
 def test_docs_only_is_green_with_high_confidence() -> None:
-    pack = build_pack(pull_request([file_diff("docs/guide.md", ["# Guide"], status=FileStatus.ADDED)]),
-                      Config())
+    pack = build_pack(
+        pull_request([file_diff("docs/guide.md", ["# Guide"], status=FileStatus.ADDED)]), Config()
+    )
     assert pack.risk.lane is Lane.GREEN
     assert pack.risk.confidence is Confidence.HIGH
     assert pack.risk.factors == ()
@@ -26,8 +27,14 @@ def test_docs_only_is_green_with_high_confidence() -> None:
 
 def test_names_that_contain_risky_substrings_are_not_risky() -> None:
     head = {"src/utils/settle.py": "def settle(x):\n    return x + 1\n"}
-    lane, factors = _lane({"files": [file_diff("src/utils/settle.py", ["    return x + 1"],
-                                               ["    return x"], start=2)], "head": head})
+    lane, factors = _lane(
+        {
+            "files": [
+                file_diff("src/utils/settle.py", ["    return x + 1"], ["    return x"], start=2)
+            ],
+            "head": head,
+        }
+    )
     assert lane is Lane.YELLOW
     assert factors == {"logic-change"}
 
@@ -35,16 +42,29 @@ def test_names_that_contain_risky_substrings_are_not_risky() -> None:
 def test_comment_only_change_is_green() -> None:
     base = {"src/a.py": "x = 1  # one\n"}
     head = {"src/a.py": "x = 1  # the number one\n"}
-    lane, _ = _lane({"files": [file_diff("src/a.py", ["x = 1  # the number one"], ["x = 1  # one"])],
-                     "base": base, "head": head})
+    lane, _ = _lane(
+        {
+            "files": [file_diff("src/a.py", ["x = 1  # the number one"], ["x = 1  # one"])],
+            "base": base,
+            "head": head,
+        }
+    )
     assert lane is Lane.GREEN
 
 
 def test_consistent_rename_is_green_and_leftover_reference_is_not() -> None:
-    base = {"src/m.py": "def old_name():\n    return 1\n", "src/u.py": "from src.m import old_name\n"}
-    head = {"src/m.py": "def new_name():\n    return 1\n", "src/u.py": "from src.m import new_name\n"}
-    files = [file_diff("src/m.py", ["def new_name():"], ["def old_name():"]),
-             file_diff("src/u.py", ["from src.m import new_name"], ["from src.m import old_name"])]
+    base = {
+        "src/m.py": "def old_name():\n    return 1\n",
+        "src/u.py": "from src.m import old_name\n",
+    }
+    head = {
+        "src/m.py": "def new_name():\n    return 1\n",
+        "src/u.py": "from src.m import new_name\n",
+    }
+    files = [
+        file_diff("src/m.py", ["def new_name():"], ["def old_name():"]),
+        file_diff("src/u.py", ["from src.m import new_name"], ["from src.m import old_name"]),
+    ]
     lane, _ = _lane({"files": files, "base": base, "head": head})
     assert lane is Lane.GREEN
     head_left = {**head, "src/v.py": "old_name()\n"}
@@ -66,11 +86,15 @@ def test_removed_permission_check_is_red_changed_one_is_moderate() -> None:
     lane, factors = _lane({"files": [removed]})
     assert lane is Lane.RED
     assert "auth-permission" in factors
-    changed = file_diff("web/guard.ts", ["  return route.requiredRoles.some(r => has(r));"],
-                        ["  return route.requiredRoles.every(r => has(r));"])
+    changed = file_diff(
+        "web/guard.ts",
+        ["  return route.requiredRoles.some(r => has(r));"],
+        ["  return route.requiredRoles.every(r => has(r));"],
+    )
     pack = build_pack(pull_request([changed]), Config())
     auth = [f for f in pack.risk.factors if f.factor == "auth-permission"]
-    assert auth and auth[0].severity.value == "moderate"
+    assert auth
+    assert auth[0].severity.value == "moderate"
 
 
 def test_check_then_act_on_shared_store_is_red() -> None:
@@ -81,28 +105,40 @@ def test_check_then_act_on_shared_store_is_red() -> None:
 
 
 def test_removed_error_handling_is_red() -> None:
-    lane, factors = _lane({"files": [file_diff("svc/w.go", ["\tdo(x)"],
-                                               ["\tif err != nil {", "\t\treturn err", "\t}"])]})
+    lane, factors = _lane(
+        {
+            "files": [
+                file_diff("svc/w.go", ["\tdo(x)"], ["\tif err != nil {", "\t\treturn err", "\t}"])
+            ]
+        }
+    )
     assert lane is Lane.RED
     assert "error-handling-removed" in factors
 
 
 def test_infra_file_is_red_and_terraform_comment_only_is_green() -> None:
-    lane, factors = _lane({"files": [file_diff("infra/db.tf", ["  multi_az = false"],
-                                               ["  multi_az = true"])]})
+    lane, factors = _lane(
+        {"files": [file_diff("infra/db.tf", ["  multi_az = false"], ["  multi_az = true"])]}
+    )
     assert lane is Lane.RED
     assert "infra-deploy" in factors
-    base = {"infra/db.tf": "# old note\nresource \"x\" \"y\" {}\n"}
-    head = {"infra/db.tf": "# new note\nresource \"x\" \"y\" {}\n"}
-    lane, _ = _lane({"files": [file_diff("infra/db.tf", ["# new note"], ["# old note"])],
-                     "base": base, "head": head})
+    base = {"infra/db.tf": '# old note\nresource "x" "y" {}\n'}
+    head = {"infra/db.tf": '# new note\nresource "x" "y" {}\n'}
+    lane, _ = _lane(
+        {
+            "files": [file_diff("infra/db.tf", ["# new note"], ["# old note"])],
+            "base": base,
+            "head": head,
+        }
+    )
     assert lane is Lane.GREEN
 
 
 def test_overrides_only_raise() -> None:
     docs = [file_diff("docs/a.md", ["x"], status=FileStatus.ADDED)]
-    config = parse_config("risk:\n  overrides:\n    - paths: ['docs/**']\n      lane: yellow\n",
-                          source="c.yml")
+    config = parse_config(
+        "risk:\n  overrides:\n    - paths: ['docs/**']\n      lane: yellow\n", source="c.yml"
+    )
     pack = build_pack(pull_request(docs), config)
     assert pack.risk.lane is Lane.YELLOW
     assert pack.risk.override_applied
@@ -116,7 +152,10 @@ def test_overrides_only_raise() -> None:
 
 def test_multi_subsystem_counts_code_only() -> None:
     files = [file_diff(f"src/{name}/x.py", ["y = 2"], ["y = 1"]) for name in ("a", "b")]
-    files += [file_diff("tests/test_x.py", ["y = 2"], ["y = 1"]), file_diff("README.md", ["y"], ["x"])]
+    files += [
+        file_diff("tests/test_x.py", ["y = 2"], ["y = 1"]),
+        file_diff("README.md", ["y"], ["x"]),
+    ]
     _, factors = _lane({"files": files})
     assert "multi-subsystem" not in factors
     files.append(file_diff("src/c/x.py", ["y = 2"], ["y = 1"]))
