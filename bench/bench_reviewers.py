@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.reviewers.builders import finding, make_pack, source_diff
 
 from pr_review.reviewers.interface import ModelRequest, ModelResult
-from pr_review.reviewers.runner import run_reviewers
+from pr_review.reviewers.run import run_reviewers
 from pr_review.reviewers.settings import ReviewerSettings
 from pr_review.schema.enums import Lane
 from pr_review.schema.run import ModelCall

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pr_review.reviewers.gateway import AnthropicGateway
-from pr_review.reviewers.runner import NO_KEY_REASON, ReviewerOutcome, run_reviewers
+from pr_review.reviewers.run import NO_KEY_REASON, ReviewerOutcome, run_reviewers
 from pr_review.reviewers.settings import (
     ChallengerMode,
     ChallengerSettings,

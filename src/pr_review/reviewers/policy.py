@@ -109,7 +109,7 @@ def suggested_filename(policy: PolicyFile) -> str:
     return "-".join(words[:6] or ["verifier"]) + ".json"
 
 
-def write_policy_files(directory: Path, policies: list[PolicyFile]) -> list[Path]:
+def write_policy_files(policies: list[PolicyFile], directory: Path) -> list[Path]:
     """Write drafts as ``<slug>.json`` files, never overwriting (a ``-2`` suffix is added)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
