@@ -56,7 +56,7 @@ def main(
     except UserError as exc:
         wf.notice(str(exc), stream, wf.Level.ERROR)
         return 1
-    _mark_safe_directory(env.workspace, run)
+    _mark_safe_directory(env.workspace, environ, run)
     try:
         return _run(env, inputs, connect_api=connect_api, review=review, run=run, out=stream)
     except ReviewError as exc:
@@ -67,7 +67,7 @@ def main(
         return 1 if inputs.fail_on_error else 0
 
 
-def _mark_safe_directory(workspace: Path | None, run: Runner) -> None:
+def _mark_safe_directory(workspace: Path | None, environ: Mapping[str, str], run: Runner) -> None:
     """The workspace belongs to the runner user, the container runs as root: git refuses it
     as "dubious ownership" unless it is marked safe (checkout's own marking does not reach
     the container's HOME)."""
@@ -76,6 +76,8 @@ def _mark_safe_directory(workspace: Path | None, run: Runner) -> None:
     run(
         ["git", "config", "--global", "--add", "safe.directory", str(workspace)],
         timeout_s=30,
+        # The run's own environment: its HOME decides which global config is written.
+        env=environ,
     )
 
 

@@ -29,9 +29,7 @@ def api(gh: FakeGitHub) -> GitHubApi:
 
 
 @pytest.fixture
-def scenario(
-    gh: FakeGitHub, git_repo: GitRepo, tmp_path: Path
-) -> Callable[..., Scenario]:
+def scenario(gh: FakeGitHub, git_repo: GitRepo, tmp_path: Path) -> Callable[..., Scenario]:
     """``scenario({"path": "text"}, author=...)``: a PR changing those files."""
 
     def make(changes: dict[str, str], **kwargs: object) -> Scenario:

@@ -8,6 +8,7 @@ values with the action's defaults.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,10 +79,13 @@ class Scenario:
             return {"inputs": extra.pop("inputs", {}), "ref": "refs/heads/main", "sender": sender}
         return {"sender": sender, **extra}
 
-    def env(self, event: str, payload: dict[str, Any] | None = None, **inputs: str) -> dict[str, str]:
+    def env(
+        self, event: str, payload: dict[str, Any] | None = None, **inputs: str
+    ) -> dict[str, str]:
         """The container's environment for one run."""
         run_dir = self.tmp / f"run{len(list(self.tmp.glob('run*')))}"
         run_dir.mkdir()
+        (self.tmp / "home").mkdir(exist_ok=True)
         event_path = run_dir / "event.json"
         event_path.write_text(json.dumps(payload or self.payload(event)), encoding="utf-8")
         values = {
@@ -111,6 +115,8 @@ class Scenario:
             "GITHUB_WORKSPACE": str(self.repo.path),
             "RUNNER_TEMP": str(run_dir / "temp"),
             "HOME": str(self.tmp / "home"),
+            "PATH": os.environ.get("PATH", os.defpath),
+            "GIT_CONFIG_NOSYSTEM": "1",
         }
         env.update({f"INPUT_{k.upper()}": v for k, v in values.items()})
         return env
@@ -154,7 +160,9 @@ def make_scenario(
     gh.trees[base] = dict(BASE_FILES)
     gh.trees[head] = {**BASE_FILES, **changes}
     gh.issues[3] = {"title": "Session check is weak", "body": "Tokens compare badly.", "labels": []}
-    gh.permissions.update({"maintainer": "write", "admin1": "admin", author: "write", "reader": "read"})
+    gh.permissions.update(
+        {"maintainer": "write", "admin1": "admin", author: "write", "reader": "read"}
+    )
     gh.add_pull(
         FakePull(
             number=number,
@@ -179,6 +187,12 @@ def _files(repo: GitRepo, base: str, head: str) -> list[dict[str, Any]]:
         patch = text[text.index("@@") :] if "@@" in text else None
         status = "added" if "new file mode" in text else "modified"
         out.append(
-            {"filename": path, "status": status, "additions": ins or 0, "deletions": dels or 0, "patch": patch}
+            {
+                "filename": path,
+                "status": status,
+                "additions": ins or 0,
+                "deletions": dels or 0,
+                "patch": patch,
+            }
         )
     return out

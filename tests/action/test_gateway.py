@@ -14,7 +14,11 @@ from pr_review.sources.github_pr import read_github_pr
 from tests.action.scenario import Scenario
 from tests.fakes.github_server import FakeGitHub
 
-CHANGES = {"auth/session.py": "import hmac\n\ndef check(token):\n    return hmac.compare_digest(token, 'ok')\n"}
+CHANGES = {
+    "auth/session.py": (
+        "import hmac\n\ndef check(token):\n    return hmac.compare_digest(token, 'ok')\n"
+    )
+}
 
 
 def test_reads_the_pr_with_commits_trailers_issues_and_base_tree(
@@ -29,7 +33,12 @@ def test_reads_the_pr_with_commits_trailers_issues_and_base_tree(
     assert pr.base_tree.read(".github/CODEOWNERS") == "auth/ @octo/security\n"
     assert pr.base_tree.read("missing.txt") is None
     assert "auth/session.py" in pr.head_tree.paths()
-    assert (pr.head_sha, pr.base_sha, pr.author, pr.is_fork) == (s.head_sha, s.base_sha, "alice", False)
+    assert (pr.head_sha, pr.base_sha, pr.author, pr.is_fork) == (
+        s.head_sha,
+        s.base_sha,
+        "alice",
+        False,
+    )
 
 
 def test_pagination_follows_link_headers_on_the_servers_own_host(
@@ -48,7 +57,12 @@ def test_406_falls_back_to_local_git_when_the_checkout_has_both_commits(
 ) -> None:
     s = scenario(CHANGES)
     pull = api.pull(s.number)
-    gh.fail("GET", rf"/pulls/{s.number}$", 406, message="Sorry, the diff exceeded the maximum number of files (300).")
+    gh.fail(
+        "GET",
+        rf"/pulls/{s.number}$",
+        406,
+        message="Sorry, the diff exceeded the maximum number of files (300).",
+    )
     gh.pulls[s.number].diff = "not used"
     pr, source = read_github_pr(api, pull, workspace=s.repo.path)
     assert source.kind == "git"
@@ -65,9 +79,15 @@ def test_406_without_the_commits_uses_the_files_api_and_marks_patchless_files(
         if f["filename"] == "logo.png":
             f["patch"] = None
     pull = api.pull(s.number)
-    gh.fail("GET", rf"/pulls/{s.number}$", 406, message="Sorry, the diff exceeded the maximum number of lines (20000)")
+    gh.fail(
+        "GET",
+        rf"/pulls/{s.number}$",
+        406,
+        message="Sorry, the diff exceeded the maximum number of lines (20000)",
+    )
     pr, source = read_github_pr(api, pull, workspace=None)
-    assert source.kind == "files" and "files API" in source.note
+    assert source.kind == "files"
+    assert "files API" in source.note
     by_path = {f.path: f for f in pr.diff.files}
     assert by_path["logo.png"].patch_available is False
     assert by_path["logo.png"].status is FileStatus.ADDED
@@ -76,14 +96,18 @@ def test_406_without_the_commits_uses_the_files_api_and_marks_patchless_files(
     assert any("logo.png" in p for p in pr.diff.problems)
 
 
-def test_a_502_then_200_is_retried(api: GitHubApi, gh: FakeGitHub, scenario: Callable[..., Scenario]) -> None:
+def test_a_502_then_200_is_retried(
+    api: GitHubApi, gh: FakeGitHub, scenario: Callable[..., Scenario]
+) -> None:
     s = scenario(CHANGES)
     gh.fail("GET", rf"/pulls/{s.number}$", 502, times=1)
     assert api.pull(s.number).head.sha == s.head_sha
     assert gh.requests.count(("GET", f"/repos/octo/demo/pulls/{s.number}")) == 2
 
 
-def test_a_429_rate_limit_is_retried(api: GitHubApi, gh: FakeGitHub, scenario: Callable[..., Scenario]) -> None:
+def test_a_429_rate_limit_is_retried(
+    api: GitHubApi, gh: FakeGitHub, scenario: Callable[..., Scenario]
+) -> None:
     s = scenario(CHANGES)
     gh.fail("GET", rf"/pulls/{s.number}$", 429, times=1, headers={"Retry-After": "0"})
     assert api.pull(s.number).number == s.number

@@ -22,7 +22,7 @@ def _on(method: str, pattern: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def route(
+def route(  # noqa: PLR0917 (the handler passes the request's parts in HTTP order)
     gh: FakeGitHub,
     method: str,
     path: str,
