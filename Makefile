@@ -20,7 +20,9 @@ install: $(STAMP)
 
 example: $(STAMP)
 	$(BIN)/python examples/make_example.py $(EXAMPLE)/shop-api
-	$(BIN)/pr-review review --repo $(EXAMPLE)/shop-api --base main --out-dir $(EXAMPLE)/out --sarif $(EXAMPLE)/out/findings.sarif
+	$(BIN)/pr-review review --repo $(EXAMPLE)/shop-api --base main \
+		--title "Sortable order list and nightly export" --body-file $(EXAMPLE)/shop-api.body.md \
+		--out-dir $(EXAMPLE)/out --sarif $(EXAMPLE)/out/findings.sarif
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

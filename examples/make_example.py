@@ -58,4 +58,6 @@ if __name__ == "__main__":
         sys.exit("usage: python examples/make_example.py DEST")
     repo = build(Path(sys.argv[1]))
     meta = json.loads((HERE / "pr.json").read_text(encoding="utf-8"))
-    print(f"example PR ready in {repo} (branch {meta['branch']}, base main)")
+    body_file = repo.with_name(repo.name + ".body.md")
+    body_file.write_text(meta["body"] + "\n", encoding="utf-8")
+    print(f"example PR ready in {repo} (branch {meta['branch']}, base main; body in {body_file})")

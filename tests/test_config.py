@@ -60,7 +60,10 @@ verifiers:
             "verifiers:\n  custom:\n    - name: x\n      argv: [a]\n      zzz: 1\n",
             "unknown key `verifiers.custom[0].zzz` (allowed here: name, argv,",
         ),
-        ("verifiers:\n  timeout_seconds: -1\n", "`verifiers.timeout_seconds`: Input should be greater"),
+        (
+            "verifiers:\n  timeout_seconds: -1\n",
+            "`verifiers.timeout_seconds`: Input should be greater",
+        ),
         ("- a list\n", "the top level must be a mapping"),
         ("risk: [unclosed\n", "not valid YAML at line"),
     ],

@@ -45,8 +45,11 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
     child_pid = int(marker.read_text())
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and Path(f"/proc/{child_pid}").exists():
-        status = Path(f"/proc/{child_pid}/status").read_text() if Path(
-            f"/proc/{child_pid}/status").exists() else ""
+        status = (
+            Path(f"/proc/{child_pid}/status").read_text()
+            if Path(f"/proc/{child_pid}/status").exists()
+            else ""
+        )
         if "State:\tZ" in status:
             break
         time.sleep(0.05)

@@ -34,8 +34,17 @@ def test_pack_schema_keeps_every_seed_field() -> None:
     defs = schema["$defs"]
     top = set(schema["properties"])
     assert {
-        "schema_version", "generated_at", "wall_clock_ms", "pr", "authorship", "diff",
-        "context", "risk", "verification", "hotspots", "missing_artifacts",
+        "schema_version",
+        "generated_at",
+        "wall_clock_ms",
+        "pr",
+        "authorship",
+        "diff",
+        "context",
+        "risk",
+        "verification",
+        "hotspots",
+        "missing_artifacts",
     } <= top
     expected = {
         "PullRequestInfo": {"number", "title", "description", "labels", "url"},
@@ -67,11 +76,25 @@ def test_finding_schema_has_the_five_synthesis_fields() -> None:
     schema = json_schema("finding")
     props = set(schema["properties"])
     assert {
-        "finding_id", "source", "title", "file", "line_start", "line_end", "hunk",
-        "why_it_matters", "evidence", "confidence", "severity", "action", "requires_human",
+        "finding_id",
+        "source",
+        "title",
+        "file",
+        "line_start",
+        "line_end",
+        "hunk",
+        "why_it_matters",
+        "evidence",
+        "confidence",
+        "severity",
+        "action",
+        "requires_human",
     } <= props
     assert {
-        "corroborated_by", "contested_by", "merged_confidence", "suppressed",
+        "corroborated_by",
+        "contested_by",
+        "merged_confidence",
+        "suppressed",
         "suppression_reason",
     } <= props
 

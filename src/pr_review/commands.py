@@ -120,7 +120,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         sys.stdout.write(outcome.packet_markdown)
     else:
         color = sys.stdout.isatty() and not args.no_color and "NO_COLOR" not in os.environ
-        sys.stdout.write(render_terminal(outcome.pack, outcome.findings, outcome.meta, color=color))
+        sys.stdout.write(render_terminal(outcome.packet_input, color=color))
     if args.fail_on_lane is not None and outcome.pack.risk.lane.at_least(Lane(args.fail_on_lane)):
         return EXIT_LANE
     return 0
@@ -172,7 +172,7 @@ def cmd_verifiers_extract(args: argparse.Namespace) -> int:
             texts[str(f)] = f.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             raise UserError(f"cannot read {f}: {exc.strerror}.") from exc
-    drafts = extract_verifiers(texts, model, model_name=config.reviewers.model)
+    drafts = extract_verifiers(texts, model, model_name=config.reviewers.policy_model)
     for path in write_policy_files(drafts, args.dir):
         progress(f"drafted {path} — review it before committing")
     return 0

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from pr_review.schema.eval import Analysis, Comparison, Grading, Scorecard
 from pr_review.schema.finding import CandidateFinding, SynthesizedFinding
 from pr_review.schema.pack import EvidencePack
 from pr_review.schema.verdicts import VerdictAggregate, VerdictFile
@@ -17,6 +18,10 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "finding": SynthesizedFinding,
     "verdicts": VerdictFile,
     "verdicts-aggregate": VerdictAggregate,
+    "grading": Grading,
+    "comparison": Comparison,
+    "analysis": Analysis,
+    "scorecard": Scorecard,
 }
 """Schema name -> model. ``finding`` is a finding after synthesis (the five extra fields)."""
 

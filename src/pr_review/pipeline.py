@@ -1,0 +1,213 @@
+"""The review pipeline: PR -> evidence pack -> reviewers -> synthesis -> packet.
+
+Each stage is a function of the previous stage's values; the collaborators with effects
+(verifier subprocesses, the model) are parameters. The CLI, the Action and the eval harness
+all call :func:`run_review`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from pr_review.config import Config
+from pr_review.errors import UserError
+from pr_review.evidence.build import build_pack
+from pr_review import __version__
+from pr_review.packet.markdown import render_packet
+from pr_review.packet.model import PacketInput
+from pr_review.packet.sarif import to_sarif
+from pr_review.reviewers.gateway import build_gateway
+from pr_review.reviewers.interface import StructuredModel
+from pr_review.reviewers.run import run_reviewers
+from pr_review.schema.enums import TrustMode
+from pr_review.schema.finding import SynthesizedFinding
+from pr_review.schema.pack import EvidencePack
+from pr_review.schema.run import ModelCall, ReviewerRun, ReviewerStatus, ReviewMeta
+from pr_review.schema.verdicts import VerdictFile
+from pr_review.sources.model import PullRequest
+from pr_review.synthesis.core import synthesize
+from pr_review.synthesis.memory import MemoryDiff, ReviewMemory, build_memory, compare
+from pr_review.verifiers.candidates import verifier_candidates
+from pr_review.verifiers.run import run_verifiers
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    """Progress sink that drops messages."""
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """Everything one review produced."""
+
+    pack: EvidencePack
+    findings: tuple[SynthesizedFinding, ...]
+    """Every finding, surfaced and suppressed, in rank order (surfaced first)."""
+    verdicts: VerdictFile | None
+    meta: ReviewMeta
+    packet_markdown: str
+    sarif: dict[str, object]
+    memory: ReviewMemory
+    """What the next review of this PR compares against."""
+    memory_diff: MemoryDiff
+    """New, still-open and resolved findings since the previous review."""
+    packet_input: PacketInput
+    """What the packet was rendered from (the terminal rendering uses it too)."""
+
+    @property
+    def surfaced(self) -> tuple[SynthesizedFinding, ...]:
+        """The findings the packet shows."""
+        return tuple(f for f in self.findings if not f.suppressed)
+
+
+def session_id(pr: PullRequest) -> str:
+    """How verdict files name the reviewed PR."""
+    if pr.repository and pr.number:
+        return f"{pr.repository}#{pr.number}@{pr.head_sha}"
+    return f"local:{pr.head_ref or 'HEAD'}@{pr.head_sha}"
+
+
+def build_evidence(
+    pr: PullRequest,
+    config: Config,
+    *,
+    trust_mode: TrustMode,
+    progress: Progress = _quiet,
+) -> EvidencePack:
+    """Run the verifiers, then compose the evidence pack."""
+    progress("running verifiers")
+    verification = run_verifiers(
+        pr, config.verifiers, trust_mode=trust_mode, progress=progress
+    )
+    progress("building the evidence pack")
+    return build_pack(pr, config, verification=verification)
+
+
+def model_from_env(
+    config: Config, env: Mapping[str, str]
+) -> tuple[StructuredModel | None, str | None]:
+    """The model gateway from the environment, or None and the reason it is missing."""
+    gateway = build_gateway(config.reviewers, env)
+    if gateway is None:
+        return None, "no ANTHROPIC_API_KEY: AI reviewers did not run"
+    return gateway, None
+
+
+def run_review(
+    pr: PullRequest,
+    config: Config,
+    *,
+    trust_mode: TrustMode,
+    model: StructuredModel | None,
+    model_skip_reason: str | None = None,
+    policy_files: Mapping[str, str] | None = None,
+    previous: ReviewMemory | None = None,
+    progress: Progress = _quiet,
+) -> ReviewOutcome:
+    """Review one pull request end to end; partial failures are recorded, not raised."""
+    started = time.monotonic()
+    pack = build_evidence(pr, config, trust_mode=trust_mode, progress=progress)
+    reviewed = run_reviewers(
+        pack,
+        pr.diff,
+        config.reviewers,
+        model=model,
+        skip_reason=model_skip_reason,
+        policy_files=dict(policy_files or {}),
+        session_id=session_id(pr),
+        progress=progress,
+    )
+    progress("synthesizing findings")
+    candidates = (*verifier_candidates(pack.verification, pr.diff), *reviewed.candidates)
+    synthesis = synthesize(
+        candidates,
+        diff=pr.diff,
+        verification=pack.verification,
+        settings=config.synthesis,
+        model=model,
+    )
+    findings, memory_diff = compare(previous, synthesis.findings)
+    runs = reviewed.runs
+    if synthesis.model_calls:
+        runs = (*runs, synthesis_run(synthesis.model_calls))
+    meta = ReviewMeta(
+        reviewers=runs,
+        wall_clock_ms=int((time.monotonic() - started) * 1000),
+        files_not_reviewed=reviewed.files_not_reviewed,
+        trust_mode=trust_mode.value,
+    )
+    digest = config_hash(config)
+    memory = build_memory(pr.head_sha, digest, findings)
+    packet_input = PacketInput(
+        pack=pack,
+        findings=findings,
+        meta=meta,
+        repo_web_url=pr.web_url,
+        head_sha=pr.head_sha,
+        memory_diff=memory_diff,
+        state=memory,
+        config_hash=digest,
+    )
+    return ReviewOutcome(
+        pack=pack,
+        findings=findings,
+        verdicts=reviewed.verdicts,
+        meta=meta,
+        packet_markdown=render_packet(packet_input),
+        packet_input=packet_input,
+        sarif=to_sarif(findings, tool_version=__version__),
+        memory=memory,
+        memory_diff=memory_diff,
+    )
+
+
+def synthesis_run(calls: tuple[ModelCall, ...]) -> ReviewerRun:
+    """The synthesis tie-break's model calls, recorded like a reviewer's for cost reporting."""
+    return ReviewerRun(
+        name="synthesis-tiebreak",
+        status=ReviewerStatus.RAN,
+        reason="settled ambiguous duplicate pairs",
+        model=calls[0].model,
+        calls=calls,
+        duration_ms=sum(c.duration_ms for c in calls),
+    )
+
+
+def config_hash(config: Config) -> str:
+    """A stable digest of the configuration: same head + same hash = already reviewed."""
+    import hashlib
+
+    text = json.dumps(config.model_dump(mode="json"), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def write_outputs(outcome: ReviewOutcome, out_dir: Path) -> None:
+    """Write the review's files: pack, findings, verdicts and packet."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "evidence-pack.json").write_text(
+            outcome.pack.model_dump_json(indent=2) + "\n", encoding="utf-8"
+        )
+        findings = [f.model_dump(mode="json") for f in outcome.findings]
+        (out_dir / "findings.json").write_text(
+            json.dumps(findings, indent=2) + "\n", encoding="utf-8"
+        )
+        verdicts = (
+            outcome.verdicts.model_dump(mode="json", by_alias=True)
+            if outcome.verdicts is not None
+            else None
+        )
+        (out_dir / "verdicts.json").write_text(
+            json.dumps(verdicts, indent=2) + "\n", encoding="utf-8"
+        )
+        (out_dir / "packet.md").write_text(outcome.packet_markdown, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(
+            f"cannot write the review outputs to {out_dir}: {exc.strerror}. "
+            "Choose a writable --out-dir."
+        ) from exc
