@@ -113,7 +113,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     )
     if args.out_dir is not None:
         write_outputs(outcome, args.out_dir)
-        progress(f"wrote evidence-pack.json, findings.json, verdicts.json, packet.md to {args.out_dir}")
+        progress(
+            "wrote evidence-pack.json, findings.json, verdicts.json and packet.md "
+            f"to {args.out_dir}"
+        )
     if args.sarif is not None:
         write_text(json.dumps(outcome.sarif, indent=2) + "\n", args.sarif)
     if args.format == "markdown":
@@ -159,8 +162,8 @@ def cmd_verifiers_init(args: argparse.Namespace) -> int:
 
 def cmd_verifiers_extract(args: argparse.Namespace) -> int:
     """``pr-review verifiers extract FILE...``: draft verifier files with the model."""
-    from pr_review.reviewers.policy import extract_verifiers, write_policy_files
     from pr_review.pipeline import model_from_env
+    from pr_review.reviewers.policy import extract_verifiers, write_policy_files
 
     config = load_config(args.config) if args.config else Config()
     model, reason = model_from_env(config, os.environ)

@@ -7,16 +7,17 @@ all call :func:`run_review`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pr_review import __version__
 from pr_review.config import Config
 from pr_review.errors import UserError
 from pr_review.evidence.build import build_pack
-from pr_review import __version__
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
@@ -180,8 +181,6 @@ def synthesis_run(calls: tuple[ModelCall, ...]) -> ReviewerRun:
 
 def config_hash(config: Config) -> str:
     """A stable digest of the configuration: same head + same hash = already reviewed."""
-    import hashlib
-
     text = json.dumps(config.model_dump(mode="json"), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
