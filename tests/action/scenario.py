@@ -147,9 +147,11 @@ def make_scenario(
     number: int = 7,
     author: str = "alice",
     body: str = "Fixes #3",
+    config: str = RED_CONFIG,
 ) -> Scenario:
     """Commit the base, branch, commit ``changes`` and serve the PR."""
-    for path, text in BASE_FILES.items():
+    base_files = {**BASE_FILES, ".pr-review/config.yml": config}
+    for path, text in base_files.items():
         repo.write(path, text)
     base = repo.commit("base")
     repo.branch("feature")
@@ -157,8 +159,8 @@ def make_scenario(
         repo.write(path, text)
     head = repo.commit("change\n\nCo-authored-by: Bob <bob@x.invalid>")
     diff = repo.diff(base, head).decode("utf-8")
-    gh.trees[base] = dict(BASE_FILES)
-    gh.trees[head] = {**BASE_FILES, **changes}
+    gh.trees[base] = dict(base_files)
+    gh.trees[head] = {**base_files, **changes}
     gh.issues[3] = {"title": "Session check is weak", "body": "Tokens compare badly.", "labels": []}
     gh.permissions.update(
         {"maintainer": "write", "admin1": "admin", author: "write", "reader": "read"}

@@ -68,9 +68,24 @@ def _pull(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[s
     if pull is None:
         return 404, {"message": "Not Found"}, {}
     accept = next((v for k, v in h.items() if k.lower() == "accept"), "")
+    if "diff" in accept and pull.diff_too_large:
+        return (
+            406,
+            {
+                "message": "Sorry, the diff exceeded the maximum number of files (300). "
+                "Consider using 'List pull requests files' API or locally cloning the repository "
+                "instead.",
+                "errors": [{"resource": "PullRequest", "field": "diff", "code": "too_large"}],
+            },
+            {},
+        )
     if "diff" in accept:
         return 200, pull.diff.encode("utf-8"), {}
-    return 200, gh.pull_json(pull), {}
+    reply = gh.pull_json(pull)
+    gh.pull_reads += 1
+    if gh.move_head is not None and gh.pull_reads >= gh.move_head[0]:
+        pull.head_sha = gh.move_head[1]
+    return 200, reply, {}
 
 
 @_on("GET", r"/pulls/(?P<n>\d+)/files")

@@ -53,6 +53,8 @@ class FakePull:
     labels: list[str] = field(default_factory=list)
     fork: bool = False
     diff: str = ""
+    diff_too_large: bool = False
+    """Answer the raw diff with GitHub's 406 (over 300 files / 20,000 lines)."""
     files: list[dict[str, Any]] = field(default_factory=list)
     commits: list[dict[str, Any]] = field(default_factory=list)
 
@@ -97,6 +99,10 @@ class FakeGitHub:
         self.bad_anchor: tuple[str, int] | None = None
         """``(path, line)`` GitHub answers 422 for, as if it were outside the diff."""
         self.commenter = BOT
+        self.move_head: tuple[int, str] | None = None
+        """``(reads, sha)``: after that many JSON reads of a PR, its head becomes ``sha``
+        (a push while the review runs)."""
+        self.pull_reads = 0
         self._ids = 1000
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None

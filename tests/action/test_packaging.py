@@ -1,0 +1,63 @@
+"""The action's packaging: action.yml matches the inputs the code reads, the Dockerfile installs
+exactly as CI does, and this repository reviews itself with the action from its checkout."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+from pr_review.action_inputs import ActionInputs
+from pr_review.config import parse_config
+from pr_review.schema.policy import PolicyFile
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run_lines(dockerfile: str) -> list[str]:
+    """RUN instructions with continuations joined."""
+    joined = re.sub(r"\\\n\s*", " ", dockerfile)
+    return [line[4:].strip() for line in joined.splitlines() if line.startswith("RUN ")]
+
+
+def test_dockerfile_installs_with_the_script_ci_runs() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    installs = [r for r in _run_lines(dockerfile) if "install-runtime" in r]
+    assert installs == ["sh /app/.ci/install-runtime"]
+    script = installs[0].split()[-1].removeprefix("/app/")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    # .ci/run installs through `make install`, whose recipe runs the same script.
+    assert "make install" in ci or script in ci
+    assert re.search(rf"^\t.*sh {re.escape(script)}\s*$", makefile, re.MULTILINE)
+    assert 'ENTRYPOINT ["pr-review", "action"]' in dockerfile
+    assert not re.search(r"^(USER|WORKDIR)\b", dockerfile, re.MULTILINE)
+    assert re.findall(r"^FROM .*$", dockerfile, re.MULTILINE) == ["FROM python:3.11-slim"]
+
+
+def test_action_yml_declares_exactly_the_inputs_the_code_reads() -> None:
+    meta = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert meta["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert set(meta["inputs"]) == set(ActionInputs.model_fields)
+    assert meta["inputs"]["github_token"]["default"] == "${{ github.token }}"
+    assert set(meta["outputs"]) == {"lane", "findings_count", "blocking", "packet_path", "head_sha"}
+    for name, spec in meta["inputs"].items():
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", name)
+        assert spec["description"]
+
+
+def test_this_repository_reviews_itself_with_the_local_action() -> None:
+    workflow = yaml.safe_load(
+        (ROOT / ".github/workflows/pr-review.yml").read_text(encoding="utf-8")
+    )
+    steps = workflow["jobs"]["review"]["steps"]
+    assert any(step.get("uses") == "./" for step in steps)
+    assert workflow["permissions"]["checks"] == "write"
+    assert "concurrency" in workflow
+    parse_config((ROOT / ".pr-review/config.yml").read_text(encoding="utf-8"), source="self")
+    verifiers = sorted((ROOT / ".pr-review/verifiers").glob("*.json"))
+    assert len(verifiers) >= 2
+    for path in verifiers:
+        PolicyFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
