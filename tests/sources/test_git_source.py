@@ -210,3 +210,35 @@ def test_git_missing(git_repo: GitRepo, tmp_path: Path) -> None:
 
     with pytest.raises(SourceError, match="install git"):
         read_local_pr(git_repo.path, "main", title=None, body="", run=no_git_on_path)
+
+
+def test_touched_files_are_read_in_one_batch(git_repo: GitRepo) -> None:
+    git_repo.write("untouched.txt", "same\n")
+    for i in range(1, 6):
+        git_repo.write(f"m{i}.py", f"x = {i}\n")
+    git_repo.commit("base")
+    git_repo.branch("pr")
+    for i in range(1, 6):
+        git_repo.write(f"m{i}.py", f"x = {i * 10}\n")
+    git_repo.write("with space.py", "s = 1\n")
+    git_repo.commit("change")
+    calls: list[tuple[str, ...]] = []
+
+    def recording(argv: Sequence[str], **kwargs: Any) -> ProcessResult:
+        calls.append(tuple(argv))
+        return process.run(argv, **kwargs)
+
+    pr = read_local_pr(git_repo.path, "main", title=None, body="", run=recording)
+    calls.clear()
+    assert [pr.head_tree.read(f"m{i}.py") for i in range(1, 6)] == [
+        f"x = {i * 10}\n" for i in range(1, 6)
+    ]
+    assert pr.head_tree.read("with space.py") == "s = 1\n"
+    # One listing, then every touched file of the head in a single cat-file.
+    assert [c[3:5] for c in calls] == [("ls-tree", "-r"), ("cat-file", "--batch")]
+    assert pr.head_tree.read("untouched.txt") == "same\n"
+    assert pr.head_tree.read("nope.txt") is None
+    assert pr.base_tree.read("with space.py") is None
+    assert pr.base_tree.read("m3.py") == "x = 3\n"
+    assert pr.base_tree.read("m4.py") == "x = 4\n"
+    assert len([c for c in calls if "cat-file" in c]) == 3

@@ -10,13 +10,13 @@ submodule format, quoting).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pr_review import process
 from pr_review.errors import SourceError
 from pr_review.process import ProcessResult
-from pr_review.sources.diff import parse_diff
+from pr_review.sources.diff import FileStatus, parse_diff
 from pr_review.sources.model import Commit, PullRequest
 from pr_review.sources.trailers import parse_trailers
 
@@ -40,12 +40,19 @@ _FIELD = "\x1f"
 _LOG_FORMAT = "%H%x1f%an%x1f%ae%x1f%cn%x1f%B"
 
 
-def git(repo: Path, *args: str, run: Runner = process.run) -> ProcessResult:
+def git(
+    repo: Path, *args: str, run: Runner = process.run, stdin: bytes | None = None
+) -> ProcessResult:
     """Run ``git args`` in ``repo``; raise :class:`SourceError` only when git itself is unusable.
 
     A non-zero exit is returned for the caller to interpret.
     """
-    result = run(["git", "-c", "core.quotePath=false", *args], cwd=repo, timeout_s=GIT_TIMEOUT_S)
+    result = run(
+        ["git", "-c", "core.quotePath=false", *args],
+        cwd=repo,
+        timeout_s=GIT_TIMEOUT_S,
+        stdin=stdin,
+    )
     if result.start_error is not None:
         raise SourceError(
             f"cannot run git ({result.start_error}): install git and make sure it is on PATH"
@@ -87,13 +94,25 @@ def read_local_pr(
     raw = git_ok(repo, "diff", *DIFF_OPTIONS, merge_base, head_sha, "--", run=run)
     commits = read_commits(repo, f"{base_sha}..{head_sha}", run=run)
     head_commit = commits[-1] if commits else _head_commit(repo, head_sha, run)
+    diff = parse_diff(raw)
+    texts = [f for f in diff.files if not (f.binary or f.submodule)]
     return PullRequest(
         title=title if title is not None else _subject(head_commit.message),
         body=body,
-        diff=parse_diff(raw),
+        diff=diff,
         commits=commits,
-        base_tree=GitTree(repo, merge_base, run=run),
-        head_tree=GitTree(repo, head_sha, run=run),
+        base_tree=GitTree(
+            repo,
+            merge_base,
+            run=run,
+            prefetch=[f.old_path or f.path for f in texts if f.status is not FileStatus.ADDED],
+        ),
+        head_tree=GitTree(
+            repo,
+            head_sha,
+            run=run,
+            prefetch=[f.path for f in texts if f.status is not FileStatus.DELETED],
+        ),
         author=(commits[0] if commits else head_commit).author_name or None,
         base_ref=base,
         head_ref=head,
@@ -198,14 +217,19 @@ class GitTree:
     """A :class:`~pr_review.sources.model.RepoTree` over one commit, read lazily and cached.
 
     ``paths`` lists files (blobs, symlinks included; submodule entries excluded) with one
-    ``git ls-tree``; ``read`` runs ``git cat-file`` once per file and remembers the text.
-    The cache is the only state; the commit it reads never changes.
+    ``git ls-tree``. ``read`` loads text with ``git cat-file --batch``: the first read of a
+    ``prefetch`` path (the files the PR touched, which later stages read one after another)
+    loads all of them in one process, any other path is loaded alone. Texts are cached; the
+    cache is the only state, and the commit it reads never changes.
     """
 
-    def __init__(self, repo: Path, sha: str, *, run: Runner = process.run) -> None:
+    def __init__(
+        self, repo: Path, sha: str, *, run: Runner = process.run, prefetch: Iterable[str] = ()
+    ) -> None:
         self.repo = repo
         self.sha = sha
         self._run = run
+        self._prefetch = frozenset(prefetch)
         self._paths: frozenset[str] | None = None
         self._texts: dict[str, str | None] = {}
 
@@ -227,9 +251,41 @@ class GitTree:
     def read(self, path: str) -> str | None:
         """The file's text (undecodable bytes replaced); None when the commit has no such file."""
         if path not in self._texts:
-            text = None
-            if path in self.paths():
-                result = git(self.repo, "cat-file", "blob", f"{self.sha}:{path}", run=self._run)
-                text = result.text() if result.ok else None
-            self._texts[path] = text
+            batch = (
+                {p for p in self._prefetch if p not in self._texts}
+                if path in self._prefetch
+                else set()
+            )
+            self._load(batch | {path})
         return self._texts[path]
+
+    def _load(self, wanted: set[str]) -> None:
+        """Read ``wanted`` paths in one ``git cat-file --batch``; absent ones become None."""
+        # A name with a newline cannot be asked for on cat-file's line-based input.
+        present = sorted(p for p in wanted if p in self.paths() and "\n" not in p)
+        texts: dict[str, str | None] = dict.fromkeys(wanted)
+        if present:
+            stdin = "".join(f"{self.sha}:{p}\n" for p in present).encode("utf-8")
+            result = git(self.repo, "cat-file", "--batch", run=self._run, stdin=stdin)
+            if result.ok:
+                texts.update(_batch_texts(result.stdout, present))
+        self._texts.update(texts)
+
+
+def _batch_texts(out: bytes, names: list[str]) -> dict[str, str | None]:
+    """Split ``git cat-file --batch`` output (``<sha> <type> <size>\\n<bytes>\\n`` per name)."""
+    texts: dict[str, str | None] = {}
+    pos = 0
+    for name in names:
+        eol = out.find(b"\n", pos)
+        if eol == -1:
+            break
+        header = out[pos:eol].split(b" ")
+        pos = eol + 1
+        if len(header) == 3 and header[1] == b"blob" and header[2].isdigit():
+            size = int(header[2])
+            texts[name] = out[pos : pos + size].decode("utf-8", errors="replace")
+            pos += size + 1
+        else:  # "<name> missing" or "ambiguous": no content follows
+            texts[name] = None
+    return texts
