@@ -51,6 +51,8 @@ _SQL_ATOMIC = re.compile(
     r"FOR UPDATE|ON CONFLICT|ON DUPLICATE KEY|INSERT OR IGNORE|MERGE INTO|\bNX\b|nx=True|setnx"
 )
 WINDOW = 40
+MAX_HITS = 64
+"""Hits kept per category and side of a file: enough for the first hotspots and factors."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,12 @@ def scan_file(f: FileDiff, *, full: bool) -> FileScan:
         raw = category.policy.any_file
         side_added = raw_added if raw else code_added
         side_removed = raw_removed if raw else code_removed
-        found_added = hits(pattern, side_added, category.triggers, lowered[id(side_added)])
-        found_removed = hits(pattern, side_removed, category.triggers, lowered[id(side_removed)])
+        found_added = hits(
+            pattern, side_added, category.triggers, lowered[id(side_added)], MAX_HITS
+        )
+        found_removed = hits(
+            pattern, side_removed, category.triggers, lowered[id(side_removed)], MAX_HITS
+        )
         if found_added:
             result_added[category.name] = found_added
         if found_removed:

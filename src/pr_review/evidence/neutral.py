@@ -219,6 +219,8 @@ def _first_use(
         text = tree.read(path)
         if text is None or len(text) > MAX_FILE_CHARS:
             continue
+        if pattern.search(text) is None:  # cheap: most files never mention the names
+            continue
         match = pattern.search(strip_comments(text, path))
         if match:
             return (path, match.group(1)), complete

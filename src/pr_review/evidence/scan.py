@@ -65,12 +65,17 @@ def _scoped(pattern: str) -> str:
 
 
 def hits(
-    pattern: re.Pattern[str], where: Block, triggers: Sequence[str] = (), lowered: str | None = None
+    pattern: re.Pattern[str],
+    where: Block,
+    triggers: Sequence[str] = (),
+    lowered: str | None = None,
+    limit: int | None = None,
 ) -> list[Hit]:
     """Every match of a combined pattern in a block, as rule index and line number.
 
     With ``triggers`` (lower-case substrings every match contains), only the lines holding
-    one are searched: ``str.find`` is much faster than a regex over every line.
+    one are searched: ``str.find`` is much faster than a regex over every line. ``limit``
+    stops after that many hits (callers need the first hits, not all of them).
     """
     if where.empty:
         return []
@@ -80,6 +85,8 @@ def hits(
             name = match.lastgroup
             if name is not None:
                 found.append(Hit(int(name[1:]), where.line_at(match.start())))
+                if limit is not None and len(found) >= limit:
+                    return found
     return found
 
 
