@@ -7,9 +7,13 @@ How :func:`parse_diff` reads a diff:
 * The text is cut into one chunk per ``diff --git`` line (a hunk body line always starts with
   `` ``, ``+``, ``-`` or ``\\``, so such a line is always a file boundary). Each chunk's
   extended header (paths, modes, rename/copy, similarity, binary) is read by
-  :mod:`.diff_header`; unidiff parses only the hunks, one file at a time. Converting and
-  dropping each file's unidiff objects at once keeps peak memory below that of a whole
-  ``PatchSet``, and a file unidiff rejects costs only that file.
+  :mod:`.diff_header`. unidiff then validates the file's hunks in its metadata mode (every
+  body line a context, ``+``, ``-`` or ``\\`` line, counts matching the ``@@`` header) and
+  gives their headers; one pass over the hunk bodies along those validated hunks takes the
+  added and removed lines. unidiff's full mode would build an object per diff line (context
+  included) only for us to copy two fields out of it: this way the whole parse costs about
+  half a full ``PatchSet``, and peak memory stays well below it. A file unidiff rejects costs
+  only that file.
 * A chunk unidiff rejects (``UnidiffParseError``: a truncated or hand-edited patch) is kept as a
   :class:`FileDiff` with ``patch_available=False``, no hunks, and insertions/deletions counted
   leniently from its ``+``/``-`` lines; the reason is recorded in :attr:`Diff.problems`.
@@ -26,6 +30,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import Hunk as UHunk
 from unidiff.patch import PatchedFile, PatchSet
 
 from pr_review.schema.enums import ChangeType
@@ -200,20 +205,17 @@ def _git_file(chunk: str, problems: list[str]) -> FileDiff:
     insertions = deletions = 0
     patch_available = True
     if header.has_hunks and not header.binary:
+        # From the ``---`` line on: unidiff's reading of the ``diff --git`` line splits a path
+        # with spaces wrongly, and the header is already read.
+        body = chunk[header.patch_start :]
         try:
-            # From the ``---`` line on: unidiff's reading of the ``diff --git`` line splits a
-            # path with spaces wrongly, and the header is already read.
-            patched = PatchSet(chunk[header.patch_start :])
+            patched = PatchSet(body, metadata_only=True)
         except UnidiffParseError as exc:
             problems.append(f"{path}: unparsable patch ({exc}); counted leniently, no hunks")
             patch_available = False
             insertions, deletions = _lenient_counts(chunk)
         else:
-            for pfile in patched:
-                more, ins, dels = _hunks(pfile)
-                hunks += more
-                insertions += ins
-                deletions += dels
+            hunks, insertions, deletions = _read_hunks(body, [h for f in patched for h in f])
     return FileDiff(
         path=path,
         status=_status(header),
@@ -243,6 +245,60 @@ def _status(header: FileHeader) -> FileStatus:
     if header.copied:
         return FileStatus.COPIED
     return FileStatus.MODIFIED
+
+
+def _read_hunks(body: str, validated: list[UHunk]) -> tuple[tuple[Hunk, ...], int, int]:
+    """Our hunks from one file's patch text, walked along the hunks unidiff validated.
+
+    unidiff (metadata mode) has checked that every hunk's lines are context, ``+``, ``-`` or
+    ``\\`` and that they add up to its header's lengths; this single pass then takes the
+    added and removed lines with their numbers, in the same way unidiff counts them.
+    """
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines) and not lines[i].startswith("@@ "):
+        i += 1
+    hunks = []
+    insertions = deletions = 0
+    for uh in validated:
+        i += 1  # the hunk's own @@ line
+        old_no, new_no = uh.source_start, uh.target_start
+        old_left, new_left = uh.source_length, uh.target_length
+        added: list[tuple[int, str]] = []
+        removed: list[tuple[int, str]] = []
+        while old_left > 0 or new_left > 0:
+            line = lines[i]
+            i += 1
+            kind = line[:1]
+            if kind == "+":
+                added.append((new_no, line[1:-1] if line[-1:] == "\r" else line[1:]))
+                new_no += 1
+                new_left -= 1
+            elif kind == "-":
+                removed.append((old_no, line[1:-1] if line[-1:] == "\r" else line[1:]))
+                old_no += 1
+                old_left -= 1
+            elif kind != "\\":  # context (" ", or an empty line some tools write for it)
+                old_no += 1
+                new_no += 1
+                old_left -= 1
+                new_left -= 1
+        while i < len(lines) and not lines[i].startswith("@@ "):
+            i += 1  # "\\ No newline at end of file" after the hunk
+        insertions += len(added)
+        deletions += len(removed)
+        hunks.append(
+            Hunk(
+                old_start=uh.source_start,
+                old_length=uh.source_length,
+                new_start=uh.target_start,
+                new_length=uh.target_length,
+                section=uh.section_header.rstrip("\r"),
+                added=tuple(added),
+                removed=tuple(removed),
+            )
+        )
+    return tuple(hunks), insertions, deletions
 
 
 def _hunks(pfile: PatchedFile) -> tuple[tuple[Hunk, ...], int, int]:

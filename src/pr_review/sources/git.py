@@ -16,7 +16,7 @@ from pathlib import Path
 from pr_review import process
 from pr_review.errors import SourceError
 from pr_review.process import ProcessResult
-from pr_review.sources.diff import FileStatus, parse_diff
+from pr_review.sources.diff import Diff, FileStatus, parse_diff
 from pr_review.sources.model import Commit, PullRequest
 from pr_review.sources.trailers import parse_trailers
 
@@ -95,29 +95,32 @@ def read_local_pr(
     commits = read_commits(repo, f"{base_sha}..{head_sha}", run=run)
     head_commit = commits[-1] if commits else _head_commit(repo, head_sha, run)
     diff = parse_diff(raw)
-    texts = [f for f in diff.files if not (f.binary or f.submodule)]
+    base_tree, head_tree = pr_trees(repo, diff, merge_base, head_sha, run=run)
     return PullRequest(
         title=title if title is not None else _subject(head_commit.message),
         body=body,
         diff=diff,
         commits=commits,
-        base_tree=GitTree(
-            repo,
-            merge_base,
-            run=run,
-            prefetch=[f.old_path or f.path for f in texts if f.status is not FileStatus.ADDED],
-        ),
-        head_tree=GitTree(
-            repo,
-            head_sha,
-            run=run,
-            prefetch=[f.path for f in texts if f.status is not FileStatus.DELETED],
-        ),
+        base_tree=base_tree,
+        head_tree=head_tree,
         author=(commits[0] if commits else head_commit).author_name or None,
         base_ref=base,
         head_ref=head,
         base_sha=merge_base,
         head_sha=head_sha,
+    )
+
+
+def pr_trees(
+    repo: Path, diff: Diff, base_sha: str, head_sha: str, *, run: Runner = process.run
+) -> tuple[GitTree, GitTree]:
+    """Base and head trees that prefetch the text files ``diff`` touched on their side."""
+    texts = [f for f in diff.files if not (f.binary or f.submodule)]
+    base = [f.old_path or f.path for f in texts if f.status is not FileStatus.ADDED]
+    head = [f.path for f in texts if f.status is not FileStatus.DELETED]
+    return (
+        GitTree(repo, base_sha, run=run, prefetch=base),
+        GitTree(repo, head_sha, run=run, prefetch=head),
     )
 
 
