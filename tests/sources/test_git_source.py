@@ -12,7 +12,7 @@ from pr_review import process
 from pr_review.errors import SourceError
 from pr_review.process import ProcessResult
 from pr_review.sources.diff import FileStatus
-from pr_review.sources.git import DIFF_OPTIONS, read_local_pr
+from pr_review.sources.git import DIFF_OPTIONS, GitTree, read_local_pr
 from tests.gitrepo import GitRepo
 
 
@@ -242,3 +242,29 @@ def test_touched_files_are_read_in_one_batch(git_repo: GitRepo) -> None:
     assert pr.base_tree.read("m3.py") == "x = 3\n"
     assert pr.base_tree.read("m4.py") == "x = 4\n"
     assert len([c for c in calls if "cat-file" in c]) == 3
+
+
+def test_read_many_loads_in_one_process(git_repo: GitRepo) -> None:
+    for i in range(4):
+        git_repo.write(f"d/f{i}.txt", f"{i}\n")
+    git_repo.commit("base")
+    calls: list[tuple[str, ...]] = []
+
+    def recording(argv: Sequence[str], **kwargs: Any) -> ProcessResult:
+        calls.append(tuple(argv))
+        return process.run(argv, **kwargs)
+
+    pr = read_local_pr(git_repo.path, "main", title=None, body="", run=recording)
+    tree = pr.head_tree
+    assert isinstance(tree, GitTree)
+    calls.clear()
+    wanted = ["d/f0.txt", "d/f3.txt", "missing.txt", "d/f1.txt"]
+    assert tree.read_many(wanted) == {
+        "d/f0.txt": "0\n",
+        "d/f3.txt": "3\n",
+        "missing.txt": None,
+        "d/f1.txt": "1\n",
+    }
+    assert tree.read("d/f3.txt") == "3\n"
+    assert tree.read_many([]) == {}
+    assert [c[3] for c in calls] == ["ls-tree", "cat-file"]

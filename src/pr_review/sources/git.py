@@ -262,12 +262,18 @@ class GitTree:
             self._load(batch | {path})
         return self._texts[path]
 
+    def read_many(self, paths: Iterable[str]) -> dict[str, str | None]:
+        """:meth:`read` for many paths at once: the ones not cached yet load in one git process."""
+        wanted = list(paths)
+        self._load({p for p in wanted if p not in self._texts})
+        return {p: self._texts[p] for p in wanted}
+
     def _load(self, wanted: set[str]) -> None:
         """Read ``wanted`` paths in one ``git cat-file --batch``; absent ones become None."""
         # A name with a newline cannot be asked for on cat-file's line-based input.
         present = sorted(p for p in wanted if p in self.paths() and "\n" not in p)
         texts: dict[str, str | None] = dict.fromkeys(wanted)
-        if present:
+        if present:  # (nothing to run for an empty or all-absent request)
             stdin = "".join(f"{self.sha}:{p}\n" for p in present).encode("utf-8")
             result = git(self.repo, "cat-file", "--batch", run=self._run, stdin=stdin)
             if result.ok:
