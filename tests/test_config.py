@@ -82,3 +82,8 @@ def test_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00bad")
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(path)
+
+
+def test_invalid_subsystem_glob_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"`subsystems.api\[0\]`.*unbalanced"):
+        parse_config('subsystems:\n  api: ["src/[api"]\n', source=SOURCE)

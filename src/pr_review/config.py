@@ -21,6 +21,7 @@ from pr_review.evidence.settings import (
     InstructionSettings,
     OversizeSettings,
     RiskSettings,
+    SubsystemGlobs,
 )
 from pr_review.reviewers.settings import ReviewerSettings
 from pr_review.synthesis.settings import SynthesisSettings
@@ -34,7 +35,7 @@ class Config(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    subsystems: dict[str, tuple[str, ...]] = Field(
+    subsystems: SubsystemGlobs = Field(
         default_factory=dict, description="Subsystem name -> glob patterns; first match wins."
     )
     risk: RiskSettings = Field(default_factory=RiskSettings)
