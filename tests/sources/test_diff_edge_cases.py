@@ -233,3 +233,18 @@ def test_hunk_line_numbers_on_both_sides(git_repo: GitRepo) -> None:
     for hunk in fd.hunks:
         assert all(n in hunk.new_range for n, _ in hunk.added)
         assert all(n in hunk.old_range for n, _ in hunk.removed)
+
+
+def test_type_change_file_to_symlink_is_one_modified_file(git_repo: GitRepo) -> None:
+    start(git_repo, {"link": "plain file\nsecond\n", "other": "o\n"})
+    (git_repo.path / "link").unlink()
+    (git_repo.path / "link").symlink_to("other")
+    fd = only(finish(git_repo))
+    assert (fd.path, fd.status, fd.old_mode, fd.new_mode) == (
+        "link",
+        FileStatus.MODIFIED,
+        "100644",
+        "120000",
+    )
+    assert fd.removed_line_numbers == (1, 2)
+    assert fd.hunks[-1].added == ((1, "other"),)

@@ -1,6 +1,8 @@
 """The diff model: unified diff text parsed with unidiff into our own frozen values.
 
-This is the only module that imports :mod:`unidiff`.
+This is the only module that imports :mod:`unidiff`. The values (:class:`Diff`,
+:class:`FileDiff`, :class:`Hunk`, :class:`FileStatus`) live in :mod:`.diff_model` and are
+re-exported here, where the rest of the code imports them from.
 
 How :func:`parse_diff` reads a diff:
 
@@ -25,15 +27,12 @@ How :func:`parse_diff` reads a diff:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, cast
 
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import Hunk as UHunk
 from unidiff.patch import PatchedFile, PatchSet
 
-from pr_review.schema.enums import ChangeType
 from pr_review.sources.diff_header import (
     DEV_NULL,
     GIT_HEADER,
@@ -42,127 +41,9 @@ from pr_review.sources.diff_header import (
     strip_prefix,
     unquote_path,
 )
+from pr_review.sources.diff_model import Diff, FileDiff, FileStatus, Hunk, join_type_changes
 
-
-class FileStatus(StrEnum):
-    """How the diff touched a file, in git's terms (copies kept apart from renames)."""
-
-    ADDED = "added"
-    MODIFIED = "modified"
-    DELETED = "deleted"
-    RENAMED = "renamed"
-    COPIED = "copied"
-
-    def change_type(self) -> ChangeType:
-        """The evidence-pack vocabulary: a copy is a new file."""
-        return {
-            FileStatus.ADDED: ChangeType.ADDED,
-            FileStatus.MODIFIED: ChangeType.MODIFIED,
-            FileStatus.DELETED: ChangeType.DELETED,
-            FileStatus.RENAMED: ChangeType.RENAMED,
-            FileStatus.COPIED: ChangeType.ADDED,
-        }[self]
-
-
-@dataclass(frozen=True, slots=True)
-class Hunk:
-    """One ``@@`` hunk. Line numbers are 1-based; ``old`` is the base side, ``new`` the head."""
-
-    old_start: int
-    old_length: int
-    new_start: int
-    new_length: int
-    section: str
-    added: tuple[tuple[int, str], ...]
-    """``(new line number, text without newline)`` of each added line."""
-    removed: tuple[tuple[int, str], ...]
-    """``(old line number, text without newline)`` of each removed line."""
-
-    @property
-    def new_range(self) -> range:
-        """New-side lines the hunk shows (added and context): valid RIGHT-side anchors."""
-        return range(self.new_start, self.new_start + self.new_length)
-
-    @property
-    def old_range(self) -> range:
-        """Old-side lines the hunk shows (removed and context): valid LEFT-side anchors."""
-        return range(self.old_start, self.old_start + self.old_length)
-
-
-@dataclass(frozen=True, slots=True)
-class FileDiff:
-    """One file's change."""
-
-    path: str
-    """The path after the change (the old path for a deletion)."""
-    status: FileStatus
-    hunks: tuple[Hunk, ...] = ()
-    old_path: str | None = None
-    """The path before a rename or copy."""
-    binary: bool = False
-    """Binary content. A rename or copy without content change shows no content in the patch,
-    so it stays False there even for a binary file (``git diff --numstat`` prints ``-``)."""
-    old_mode: str | None = None
-    new_mode: str | None = None
-    submodule: bool = False
-    similarity: int | None = None
-    """Similarity index of a rename or copy, in percent."""
-    patch_available: bool = True
-    """False when the source listed the file without a patch (GitHub, very large files)."""
-    insertions: int = 0
-    deletions: int = 0
-
-    @property
-    def change_type(self) -> ChangeType:
-        """The evidence-pack change type."""
-        return self.status.change_type()
-
-    @property
-    def added_line_numbers(self) -> tuple[int, ...]:
-        """New-side numbers of every added line, ascending."""
-        return tuple(n for h in self.hunks for n, _ in h.added)
-
-    @property
-    def removed_line_numbers(self) -> tuple[int, ...]:
-        """Old-side numbers of every removed line, ascending."""
-        return tuple(n for h in self.hunks for n, _ in h.removed)
-
-    @property
-    def mode_changed(self) -> bool:
-        """True when only (or also) the file mode changed."""
-        return (
-            self.old_mode is not None
-            and self.new_mode is not None
-            and self.old_mode != self.new_mode
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Diff:
-    """A whole pull request diff."""
-
-    files: tuple[FileDiff, ...]
-    raw: str
-    """The unified diff text (decoded, undecodable bytes replaced)."""
-    problems: tuple[str, ...] = ()
-    """Parts of the text that could not be parsed, one line each (the files are still listed)."""
-
-    @property
-    def insertions(self) -> int:
-        """Added lines over all files."""
-        return sum(f.insertions for f in self.files)
-
-    @property
-    def deletions(self) -> int:
-        """Removed lines over all files."""
-        return sum(f.deletions for f in self.files)
-
-    def file(self, path: str) -> FileDiff | None:
-        """The file diff for ``path`` (new path), if the PR touched it."""
-        for f in self.files:
-            if f.path == path:
-                return f
-        return None
+__all__ = ["Diff", "FileDiff", "FileStatus", "Hunk", "parse_diff"]
 
 
 def parse_diff(raw: str | bytes) -> Diff:
@@ -182,7 +63,7 @@ def parse_diff(raw: str | bytes) -> Diff:
             files.append(_git_file(chunk, problems))
         elif chunk.strip():
             files.extend(_plain_files(chunk, problems))
-    return Diff(files=tuple(files), raw=text, problems=tuple(problems))
+    return Diff(files=join_type_changes(files), raw=text, problems=tuple(problems))
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:
