@@ -97,20 +97,23 @@ def cmd_review(args: argparse.Namespace) -> int:
     """``pr-review review``: the whole review of a local PR."""
     from pr_review.cli import EXIT_LANE, write_text
     from pr_review.packet.terminal import render_terminal
-    from pr_review.pipeline import model_from_env, run_review, write_outputs
+    from pr_review.pipeline import close_model, model_from_env, run_review, write_outputs
 
     pr = load_local_pr(args)
     config = config_for(pr, args.config)
     model, skip_reason = model_from_env(config, os.environ)
-    outcome = run_review(
-        pr,
-        config,
-        trust_mode=trust_mode_of(args),
-        model=model,
-        model_skip_reason=skip_reason,
-        policy_files=policy_files_of(pr),
-        progress=progress,
-    )
+    try:
+        outcome = run_review(
+            pr,
+            config,
+            trust_mode=trust_mode_of(args),
+            model=model,
+            model_skip_reason=skip_reason,
+            policy_files=policy_files_of(pr),
+            progress=progress,
+        )
+    finally:
+        close_model(model)
     if args.out_dir is not None:
         write_outputs(outcome, args.out_dir)
         progress(
@@ -162,7 +165,7 @@ def cmd_verifiers_init(args: argparse.Namespace) -> int:
 
 def cmd_verifiers_extract(args: argparse.Namespace) -> int:
     """``pr-review verifiers extract FILE...``: draft verifier files with the model."""
-    from pr_review.pipeline import model_from_env
+    from pr_review.pipeline import close_model, model_from_env
     from pr_review.reviewers.policy import extract_verifiers, write_policy_files
 
     config = load_config(args.config) if args.config else Config()
@@ -175,7 +178,10 @@ def cmd_verifiers_extract(args: argparse.Namespace) -> int:
             texts[str(f)] = f.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             raise UserError(f"cannot read {f}: {exc.strerror}.") from exc
-    drafts = extract_verifiers(texts, model, model_name=config.reviewers.policy_model)
+    try:
+        drafts = extract_verifiers(texts, model, model_name=config.reviewers.policy_model)
+    finally:
+        close_model(model)
     for path in write_policy_files(drafts, args.dir):
         progress(f"drafted {path} — review it before committing")
     return 0

@@ -99,6 +99,13 @@ def model_from_env(
     return gateway, None
 
 
+def close_model(model: StructuredModel | None) -> None:
+    """Release a model client's connections (the gateway holds an HTTP connection pool)."""
+    close = getattr(model, "close", None)
+    if callable(close):
+        close()
+
+
 def run_review(
     pr: PullRequest,
     config: Config,

@@ -74,8 +74,10 @@ def _settings(out: Path, gateway: AnthropicGateway, **kw: Any) -> RunSettings:
 
 def test_with_a_model_key_the_eval_also_grades(tmp_path: Path) -> None:
     corpus = tiny_corpus(tmp_path / "corpus")
-    with anthropic_server(by_tool({"submit_grading": grader_reply})) as server:
-        gateway = AnthropicGateway("test-key", base_url=server.base_url, max_retries=0)
+    with (
+        anthropic_server(by_tool({"submit_grading": grader_reply})) as server,
+        AnthropicGateway("test-key", base_url=server.base_url, max_retries=0) as gateway,
+    ):
         report = run_eval(corpus, config_path=None, settings=_settings(tmp_path / "out", gateway))
         requests = server.messages_requests
 
@@ -103,8 +105,10 @@ def test_compare_runs_both_configurations_and_judges_blind(tmp_path: Path) -> No
     b.write_text("risk:\n  large_diff_lines: 100\n")
     routes = {"submit_comparison": comparator_reply, "submit_analysis": analysis_reply,
               "submit_grading": grader_reply}
-    with anthropic_server(by_tool(routes)) as server:
-        gateway = AnthropicGateway("test-key", base_url=server.base_url, max_retries=0)
+    with (
+        anthropic_server(by_tool(routes)) as server,
+        AnthropicGateway("test-key", base_url=server.base_url, max_retries=0) as gateway,
+    ):
         report = run_compare(corpus, a, b, settings=_settings(tmp_path / "out", gateway),
                              seed=7, analyze=True)
         compared = [r for r in server.messages_requests if r.tool_name == "submit_comparison"]

@@ -40,6 +40,22 @@ def run_eval_command(
         concurrency=args.concurrency,
         progress=progress,
     )
+    try:
+        return _run(args, settings, compare, progress=progress, stdout=stdout)
+    finally:
+        close = getattr(model, "close", None)
+        if callable(close):
+            close()
+
+
+def _run(
+    args: argparse.Namespace,
+    settings: RunSettings,
+    compare: list[Path] | None,
+    *,
+    progress: Callable[[str], None],
+    stdout: TextIO,
+) -> int:
     if compare:
         report = run_compare(args.corpus, compare[0], compare[1], settings=settings)
         for card in report.scorecards:
