@@ -206,8 +206,27 @@ def _tree_problem(
 
 
 def _word_regex(mapping: dict[str, str]) -> re.Pattern[str]:
+    # The names come first so the regex engine can skip ahead to their first characters; the
+    # identifier boundary before a name is checked by _search (same first match as a leading
+    # lookbehind would give).
     names = sorted(mapping, key=len, reverse=True)
-    return re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])")
+    return re.compile(r"(" + "|".join(map(re.escape, names)) + r")(?![\w$])")
+
+
+_WORD_BEFORE = re.compile(r"[\w$]")
+READ_BATCH = 200
+"""Tree files read per git process when the tree can read many at once."""
+
+
+def _search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """First match of a :func:`_word_regex` not preceded by an identifier character."""
+    pos = 0
+    while (match := pattern.search(text, pos)) is not None:
+        start = match.start()
+        if start == 0 or _WORD_BEFORE.match(text, start - 1) is None:
+            return match
+        pos = start + 1
+    return None
 
 
 def _first_use(
@@ -215,13 +234,24 @@ def _first_use(
 ) -> tuple[tuple[str, str] | None, bool]:
     paths = sorted(p for p in tree.paths() if extension(p) in exts)
     complete = len(paths) <= MAX_TREE_FILES
-    for path in paths[:MAX_TREE_FILES]:
-        text = tree.read(path)
-        if text is None or len(text) > MAX_FILE_CHARS:
-            continue
-        if pattern.search(text) is None:  # cheap: most files never mention the names
-            continue
-        match = pattern.search(strip_comments(text, path))
-        if match:
-            return (path, match.group(1)), complete
+    paths = paths[:MAX_TREE_FILES]
+    for offset in range(0, len(paths), READ_BATCH):
+        chunk = paths[offset : offset + READ_BATCH]
+        for path, text in _read_chunk(tree, chunk):
+            if text is None or len(text) > MAX_FILE_CHARS:
+                continue
+            if _search(pattern, text) is None:  # cheap: most files never mention the names
+                continue
+            match = _search(pattern, strip_comments(text, path))
+            if match:
+                return (path, match.group(1)), complete
     return None, complete
+
+
+def _read_chunk(tree: RepoTree, paths: list[str]) -> Iterable[tuple[str, str | None]]:
+    """The texts of ``paths`` in order, in one read when the tree offers ``read_many``."""
+    read_many = getattr(tree, "read_many", None)
+    if callable(read_many):
+        texts = read_many(paths)
+        return ((p, texts.get(p)) for p in paths)
+    return ((p, tree.read(p)) for p in paths)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -52,9 +52,14 @@ class Hit:
 
 def combine(patterns: Iterable[str]) -> re.Pattern[str]:
     """One alternation whose group ``r<i>`` is the ``i``-th pattern."""
-    return re.compile(
-        "|".join(f"(?P<r{i}>{_scoped(p)})" for i, p in enumerate(patterns)), re.MULTILINE
-    )
+    parts = tuple(_scoped(p) for p in patterns)
+    combined = re.compile("|".join(f"(?P<r{i}>{p})" for i, p in enumerate(parts)), re.MULTILINE)
+    _PARTS[combined] = tuple(re.compile(p, re.MULTILINE) for p in parts)
+    return combined
+
+
+_PARTS: dict[re.Pattern[str], tuple[re.Pattern[str], ...]] = {}
+"""Each combined pattern's alternatives compiled alone (see :func:`_merged`)."""
 
 
 def _scoped(pattern: str) -> str:
@@ -81,13 +86,51 @@ def hits(
         return []
     found: list[Hit] = []
     for start, end in _regions(where, triggers, lowered) if triggers else [(0, len(where.text))]:
-        for match in pattern.finditer(where.text, start, end):
-            name = match.lastgroup
-            if name is not None:
-                found.append(Hit(int(name[1:]), where.line_at(match.start())))
-                if limit is not None and len(found) >= limit:
-                    return found
+        for rule, match in _merged(pattern, where.text, start, end):
+            found.append(Hit(rule, where.line_at(match.start())))
+            if limit is not None and len(found) >= limit:
+                return found
     return found
+
+
+def _merged(
+    pattern: re.Pattern[str], text: str, start: int, end: int
+) -> Iterator[tuple[int, re.Match[str]]]:
+    """What ``pattern.finditer(text, start, end)`` yields, as (alternative index, match).
+
+    At any position an alternation matches with its first alternative that matches there,
+    so its next match is the earliest next match of any alternative searched alone, ties
+    going to the lowest index. Alone, each keeps its own literal-prefix speed-ups, which the
+    alternation loses. An alternative is searched again only once the scan has passed the
+    match it found. An empty match (no rule makes one) hands over to ``finditer`` itself.
+    """
+    parts = _PARTS.get(pattern)
+    if parts is None:
+        yield from _plain(pattern, text, start, end)
+        return
+    pending = [p.search(text, start, end) for p in parts]
+    pos = start
+    while True:
+        found = [(m.start(), i, m) for i, m in enumerate(pending) if m is not None]
+        if not found:
+            return
+        _, best, match = min(found, key=lambda entry: entry[:2])
+        if match.end() == match.start():
+            yield from _plain(pattern, text, pos, end)
+            return
+        yield best, match
+        pos = match.end()
+        for index, other in enumerate(pending):
+            if other is not None and other.start() < pos:
+                pending[index] = parts[index].search(text, pos, end)
+
+
+def _plain(
+    pattern: re.Pattern[str], text: str, start: int, end: int
+) -> Iterator[tuple[int, re.Match[str]]]:
+    for match in pattern.finditer(text, start, end):
+        if match.lastgroup is not None:
+            yield int(match.lastgroup[1:]), match
 
 
 def _regions(where: Block, triggers: Sequence[str], lowered: str | None) -> list[tuple[int, int]]:
