@@ -54,7 +54,11 @@ def severity_for(category: Category, severity: VerifierSeverity) -> Severity:
     """Finding severity from the tool's: secrets critical/high, bandit HIGH high, lint low."""
     match category:
         case Category.SECRETS:
-            return Severity.CRITICAL if severity is VerifierSeverity.ERROR else Severity.HIGH
+            return {
+                VerifierSeverity.ERROR: Severity.CRITICAL,
+                VerifierSeverity.WARNING: Severity.HIGH,
+                VerifierSeverity.INFO: Severity.LOW,
+            }[severity]
         case Category.SECURITY:
             return {
                 VerifierSeverity.ERROR: Severity.HIGH,

@@ -70,9 +70,11 @@ class Secrets:
         paths = tuple(f.path for f in files)
         hits: dict[tuple[str, int], set[str]] = defaultdict(set)
         ours: dict[tuple[str, int], set[str]] = defaultdict(set)
+        added: dict[tuple[str, int], str] = {}
         for f in files:
             for hunk in f.hunks:
                 for line, text in hunk.added:
+                    added[(f.path, line)] = text
                     for match in find_secrets(text):
                         ours[(f.path, line)].add(match.kind)
         outcome = self._detect_secrets(ctx, deadline, files)
@@ -82,7 +84,13 @@ class Secrets:
         for path, line, detector in outcome if isinstance(outcome, tuple) else ():
             hits[(path, line)].add(detector)
         findings = tuple(
-            _finding(path, line, ours.get((path, line), set()), hits.get((path, line), set()))
+            _finding(
+                path,
+                line,
+                ours.get((path, line), set()),
+                hits.get((path, line), set()),
+                added.get((path, line), ""),
+            )
             for path, line in sorted(set(hits) | set(ours))
         )
         return Checked(findings, None, paths, note=note)
@@ -130,8 +138,51 @@ def _not_run(result: ProcessResult) -> Skipped | TimedOut:
     )
 
 
-def _finding(path: str, line: int, ours: set[str], detectors: set[str]) -> RawFinding:
-    """One finding per line: our kind when we have one, else the detector's."""
+PLACEHOLDER_VALUES = frozenset(
+    {
+        "secret", "password", "passwd", "changeme", "change-me", "example", "test", "testing",
+        "dummy", "placeholder", "token", "your-token", "your-password", "your-secret",
+        "redacted", "none", "null", "xxx", "xxxx", "xxxxxx", "******", "...", "foo", "bar",
+    }
+)
+"""Values that name a secret instead of being one (documentation and sample config)."""
+
+_VALUE = re.compile(r"""(?:["']([^"'\n]{0,200})["'])|(?:[=:]\s*([^\s"',;]{1,200}))""")
+
+
+def looks_like_placeholder(text: str) -> bool:
+    """True when every value on the line is a placeholder: ``"secret"``, ``<token>``, ``${X}``.
+
+    Only used for detect-secrets' guessing detectors (keyword and entropy), never for a
+    provider pattern: a real key never looks like this.
+    """
+    values = [a or b for a, b in _VALUE.findall(text) if (a or b)]
+    candidates = [v for v in values if not v.endswith(":")]
+    if not candidates:
+        return False
+    return all(_placeholder(v.strip()) for v in candidates)
+
+
+def _placeholder(value: str) -> bool:
+    lowered = value.lower()
+    return (
+        lowered in PLACEHOLDER_VALUES
+        or (lowered.startswith("<") and lowered.endswith(">"))
+        or (lowered.startswith("${") and lowered.endswith("}"))
+        or (lowered.startswith("{{") and lowered.endswith("}}"))
+        or (len(set(lowered)) <= 1)
+        or not any(ch.isalnum() for ch in lowered)
+    )
+
+
+def _finding(
+    path: str, line: int, ours: set[str], detectors: set[str], text: str = ""
+) -> RawFinding:
+    """One finding per line: our kind when we have one, else the detector's.
+
+    A guess (keyword or entropy detector) whose values are placeholders is reported as
+    information, not as a leaked credential.
+    """
     if ours:
         rule = sorted(ours)[0]
         label = rule.replace("_", " ")
@@ -143,6 +194,9 @@ def _finding(path: str, line: int, ours: set[str], detectors: set[str]) -> RawFi
     severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
+    if heuristic_only and looks_like_placeholder(text):
+        severity = VerifierSeverity.INFO
+        extra += "; the value looks like a placeholder"
     return RawFinding(
         path=path,
         line=line,
