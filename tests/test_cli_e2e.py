@@ -193,3 +193,56 @@ def test_review_with_model_lands_findings_and_never_sends_the_secret(
     assert fresh[0]["file"] == "src/shop/db/orders.py"
     packet = (out_dir / "packet.md").read_text()
     assert "fresh_eyes" in packet or "fresh-eyes" in packet
+
+
+def test_verifiers_init_writes_a_valid_policy_file(tmp_path: Path) -> None:
+    from pr_review.schema.policy import PolicyFile
+
+    target = tmp_path / "verifiers"
+    result = cli("verifiers", "init", "--dir", str(target))
+    assert result.returncode == 0, result.stderr
+    written = list(target.glob("*.json"))
+    assert len(written) == 1
+    PolicyFile.model_validate_json(written[0].read_text())
+    again = cli("verifiers", "init", "--dir", str(target))
+    assert again.returncode == 1  # never overwrites
+    assert "Traceback" not in again.stderr
+
+
+def test_verifiers_extract_without_key_is_a_user_error(tmp_path: Path) -> None:
+    doc = tmp_path / "CONTRIBUTING.md"
+    doc.write_text("Always add tests.\n")
+    result = cli("verifiers", "extract", str(doc), "--dir", str(tmp_path / "v"))
+    assert result.returncode == 1
+    assert "ANTHROPIC_API_KEY" in result.stderr
+
+
+def test_verdicts_aggregate_rolls_up_review_outputs(tmp_path: Path) -> None:
+    from pr_review.schema.verdicts import VerdictAggregate
+
+    meta = {
+        "model": "claude-haiku-4-5", "started_at": "2026-01-01T00:00:00Z",
+        "completed_at": "2026-01-01T00:00:01Z", "duration_ms": 1000, "input_tokens": 100,
+        "output_tokens": 10, "token_source": "api", "transcript_chars": 400, "checks_count": 1,
+    }
+    for i, passed in enumerate((True, False)):
+        run = tmp_path / f"run{i}"
+        run.mkdir()
+        verdict = {
+            "session_file": f"o/r#{i}@abc", "agent": "pr-review",
+            "instructions": [{
+                "file": "tests.json", "instruction": "Add tests", "tile": ".pr-review",
+                "relevant": True,
+                "checks": [{"name": "has-tests", "applicable": True, "passed": passed,
+                            "confidence": "high", "evidence": "tests/test_x.py:1"}],
+            }],
+            "_meta": meta,
+        }
+        (run / "verdicts.json").write_text(json.dumps(verdict))
+    out = tmp_path / "aggregate.json"
+    result = cli("verdicts", "aggregate", str(tmp_path), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    aggregate = VerdictAggregate.model_validate_json(out.read_text())
+    assert aggregate.sessions_count == 2
+    check = aggregate.tiles[".pr-review"].instructions["tests.json"].checks["has-tests"]
+    assert (check.applicable_count, check.passed_count, check.pass_rate) == (2, 1, 0.5)
