@@ -168,17 +168,7 @@ def _read_hunks(body: str, validated: list[UHunk]) -> tuple[tuple[Hunk, ...], in
             i += 1  # "\\ No newline at end of file" after the hunk
         insertions += len(added)
         deletions += len(removed)
-        hunks.append(
-            Hunk(
-                old_start=uh.source_start,
-                old_length=uh.source_length,
-                new_start=uh.target_start,
-                new_length=uh.target_length,
-                section=uh.section_header.rstrip("\r"),
-                added=tuple(added),
-                removed=tuple(removed),
-            )
-        )
+        hunks.append(_hunk(uh, added, removed))
     return tuple(hunks), insertions, deletions
 
 
@@ -202,18 +192,21 @@ def _hunks(pfile: PatchedFile) -> tuple[tuple[Hunk, ...], int, int]:
                 removed.append((line.source_line_no, _strip_eol(line.value)))
         insertions += len(added)
         deletions += len(removed)
-        hunks.append(
-            Hunk(
-                old_start=uh.source_start,
-                old_length=uh.source_length,
-                new_start=uh.target_start,
-                new_length=uh.target_length,
-                section=uh.section_header.rstrip("\r"),
-                added=tuple(added),
-                removed=tuple(removed),
-            )
-        )
+        hunks.append(_hunk(uh, added, removed))
     return tuple(hunks), insertions, deletions
+
+
+def _hunk(uh: UHunk, added: list[tuple[int, str]], removed: list[tuple[int, str]]) -> Hunk:
+    """Our frozen hunk from unidiff's header fields and the lines collected from its body."""
+    return Hunk(
+        old_start=uh.source_start,
+        old_length=uh.source_length,
+        new_start=uh.target_start,
+        new_length=uh.target_length,
+        section=uh.section_header.rstrip("\r"),
+        added=tuple(added),
+        removed=tuple(removed),
+    )
 
 
 def _strip_eol(value: str) -> str:
