@@ -9,13 +9,14 @@ from datetime import UTC, datetime
 from pr_review.config import Config
 from pr_review.evidence.artifacts import ArtifactInputs, missing_artifacts
 from pr_review.evidence.authorship import authorship
+from pr_review.evidence.budgeted import scan_all_budgeted
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
 from pr_review.evidence.hotspots import hotspots
 from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
-from pr_review.evidence.neutral import analyse
-from pr_review.evidence.oversize import blocker, oversize
+from pr_review.evidence.neutral import Neutrality, analyse
+from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
@@ -54,13 +55,23 @@ def build_pack(
     configured = compile_subsystems(config.subsystems)
     subsystems = {p: subsystem_of(p, configured, codeowners) for p in paths}
 
-    neutral = analyse(files, pr.base_tree, pr.head_tree)
+    changed = pr.diff.insertions + pr.diff.deletions
     code_paths = frozenset(p for p, k in kinds.items() if k not in {PathKind.DOCS, PathKind.TEST})
-    scans = scan_all(files, code_paths - neutral.neutral)
-    risk = assess(RiskInputs(files, kinds, subsystems, neutral, scans, pr.body, config.risk))
+    if budgeted(changed, config.oversize):
+        # Too large to analyse line by line: red by size; no cosmetic analysis (nothing is
+        # taken as neutral) and a file-level content pass (see pr_review.evidence.budgeted).
+        neutral = Neutrality(neutral=frozenset(), tree_checked=False)
+        scans = scan_all_budgeted(files, code_paths)
+        budget: int | None = config.oversize.full_analysis_max_lines
+    else:
+        neutral = analyse(files, pr.base_tree, pr.head_tree)
+        scans = scan_all(files, code_paths - neutral.neutral)
+        budget = None
+    risk = assess(
+        RiskInputs(files, kinds, subsystems, neutral, scans, pr.body, config.risk, budget)
+    )
 
     size = oversize(pr.diff.raw, files, subsystems, config.oversize)
-    changed = pr.diff.insertions + pr.diff.deletions
     block = blocker(size, changed, config.oversize)
     issues = linked_issues(f"{pr.title}\n{pr.body}", repository=pr.repository, details=pr.issues)
     head_paths = pr.head_tree.paths()

@@ -75,6 +75,8 @@ class RiskInputs:
     scans: Mapping[str, FileScan]
     body: str
     settings: RiskSettings
+    budgeted_above: int | None = None
+    """``oversize.full_analysis_max_lines`` when the diff exceeded it (budgeted mode)."""
 
 
 def assess(inputs: RiskInputs) -> Risk:
@@ -85,6 +87,7 @@ def assess(inputs: RiskInputs) -> Risk:
         + _path_factors(behavioural)
         + _content_factors(inputs, {f.path for f in behavioural})
         + _size_factors(behavioural, inputs.settings)
+        + _budget_factors(inputs)
         + _subsystem_factors(behavioural, inputs)
     )
     lane = _lane(factors)
@@ -217,6 +220,22 @@ def _size_factors(files: list[FileDiff], settings: RiskSettings) -> list[RiskFac
             )
         ]
     return []
+
+
+def _budget_factors(inputs: RiskInputs) -> list[RiskFactor]:
+    """Beyond full analysis the PR is red by size, even when its lines are docs or tests."""
+    if inputs.budgeted_above is None:
+        return []
+    changed = sum(f.insertions + f.deletions for f in inputs.files)
+    return [
+        RiskFactor(
+            factor="large-diff",
+            files=tuple(f.path for f in inputs.files),
+            severity=RED,
+            why=f"{changed} changed lines (> {inputs.budgeted_above}): beyond full analysis, "
+            "content signals computed at file level",
+        )
+    ]
 
 
 def _subsystem_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:

@@ -93,6 +93,14 @@ def hits(
     return found
 
 
+def hits_in_span(
+    pattern: re.Pattern[str], text: str, start: int, end: int
+) -> Iterator[tuple[int, int]]:
+    """Matches of a combined pattern in ``text[start:end]``: (rule index, match offset)."""
+    for rule, match in _merged(pattern, text, start, end):
+        yield rule, match.start()
+
+
 def _merged(
     pattern: re.Pattern[str], text: str, start: int, end: int
 ) -> Iterator[tuple[int, re.Match[str]]]:

@@ -97,6 +97,13 @@ class OversizeSettings(_Section):
     chars_per_token: float = Field(
         default=3.5, gt=0, description="Characters per token used for the estimate."
     )
+    full_analysis_max_lines: int = Field(
+        default=20_000,
+        ge=1,
+        description="Changed lines above which the evidence stage runs its budgeted mode "
+        "(GitHub's own diff limit): no cosmetic/rename analysis, content signals computed at "
+        "file level for secrets, access control and migrations only.",
+    )
 
 
 class InstructionSettings(_Section):

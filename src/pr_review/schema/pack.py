@@ -6,6 +6,8 @@ Every field of the seed is here under its seed name and type. Fields we add are 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from pr_review.schema.base import Frozen
@@ -99,6 +101,13 @@ class Oversize(Frozen):
     estimated_tokens: int = 0
     threshold_tokens: int = 0
     split: tuple[SplitSuggestion, ...] = ()
+    analysis: Literal["full", "budgeted"] = Field(
+        default="full",
+        description="added: `full` — every content rule ran line by line; `budgeted` — the "
+        "diff exceeded `oversize.full_analysis_max_lines`, so content signals (secrets, "
+        "access control, migrations) were computed at file level from a bounded number of "
+        "candidate lines and the cosmetic/rename analysis was skipped.",
+    )
 
 
 class Diff(Frozen):
