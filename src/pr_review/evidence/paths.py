@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 GENERIC_ROOTS = frozenset(
@@ -130,11 +131,13 @@ class PathKind(StrEnum):
     CODE = "code"
 
 
+@lru_cache(maxsize=8192)  # pure; every stage asks again about the same few thousand paths
 def segments(path: str) -> tuple[str, ...]:
     """Lower-cased directory segments of ``path`` (without the file name)."""
     return tuple(p.lower() for p in PurePosixPath(path).parts[:-1])
 
 
+@lru_cache(maxsize=8192)
 def classify(path: str) -> PathKind:
     """The :class:`PathKind` of ``path``."""
     name = PurePosixPath(path).name.lower()
