@@ -151,6 +151,7 @@ def main(argv: list[str]) -> int:
         for name, fn in workloads.items():
             times[name].append(_timed(fn))
     medians = {name: statistics.median(ts) for name, ts in times.items()}
+    print(f"pack analysis mode: {_mode(workloads[PACK]())}")
     peaks = {} if args.no_memory else {name: _peak(name) for name in workloads}
     return _report(medians, peaks, args.reps)
 
@@ -173,6 +174,12 @@ def _report(medians: dict[str, float], peaks: dict[str, int], reps: int) -> int:
         )
         ok = ok and memory_ok
     return 0 if ok else 1
+
+
+def _mode(pack: object) -> str:
+    """``diff.oversize.analysis`` of a built pack (full or budgeted); n/a without one."""
+    oversize = getattr(getattr(pack, "diff", None), "oversize", None)
+    return str(getattr(oversize, "analysis", "n/a"))
 
 
 def _verdict(ok: bool) -> str:
