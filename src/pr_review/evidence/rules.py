@@ -93,6 +93,18 @@ CATEGORIES: tuple[Category, ...] = (
                 ("permissions = []", "def can_accept(x):"),
             ),
             Rule(
+                r"(?<!def )\b(?:can|may|user_can)_(?:view|see|read|edit|write|update|modify|delete|"
+                r"remove|create|manage|access|approve|refund|administer)(?:_\w+)?\s*\(|"
+                r"\b(?:is_owner|is_admin|is_staff|is_superuser|owns_resource)\s*\(",
+                "access predicate",
+                (
+                    "if row is None or not can_view_order(user, row[1]):",
+                    "if not is_owner(user, doc):",
+                    "return user_can_edit(page)",
+                ),
+                ("def can_view_order(user, customer):", "if can_retry(job):", "can_read = True"),
+            ),
+            Rule(
                 r"\b(?:required|allowed)Roles\b|\broles\.(?:every|some|includes)\(|\brole\s*(?:==|!=|===|!==)\s*[\"']",
                 "role check — verify call-site semantics",
                 ("route.requiredRoles.every(r => user.roles.includes(r))", "if role == 'admin':"),
@@ -128,6 +140,12 @@ CATEGORIES: tuple[Category, ...] = (
             "@",
             "perm",
             "role",
+            "can_",
+            "may_",
+            "is_owner",
+            "is_staff",
+            "is_superuser",
+            "owns_",
             "authori",
             "access",
             "user_passes",
