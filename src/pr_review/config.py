@@ -20,6 +20,7 @@ from pr_review.evidence.settings import (
     ArtifactSettings,
     InstructionSettings,
     OversizeSettings,
+    PathSettings,
     RiskSettings,
     SubsystemGlobs,
 )
@@ -41,6 +42,7 @@ class Config(BaseModel):
     risk: RiskSettings = Field(default_factory=RiskSettings)
     artifacts: ArtifactSettings = Field(default_factory=ArtifactSettings)
     oversize: OversizeSettings = Field(default_factory=OversizeSettings)
+    paths: PathSettings = Field(default_factory=PathSettings)
     instructions: InstructionSettings = Field(default_factory=InstructionSettings)
     verifiers: VerifierSettings = Field(default_factory=VerifierSettings)
     reviewers: ReviewerSettings = Field(default_factory=ReviewerSettings)

@@ -16,7 +16,8 @@ from pr_review.reviewers.settings import (
     OversizedMode,
     ReviewerSettings,
 )
-from pr_review.schema.enums import FindingSource, Lane
+from pr_review.schema.enums import FindingSource, Lane, NotReviewedReason
+from pr_review.schema.pack import NotReviewedFile
 from pr_review.schema.run import ReviewerStatus
 from pr_review.schema.verdicts import VerdictFile
 from tests.fakes.anthropic_server import (
@@ -319,3 +320,21 @@ def test_oversized_pr_in_chunk_mode_reviews_parts_that_fit(server: FakeAnthropic
     (request,) = server.requests
     assert "docs/guide.md" in request.text
     assert "src/app/auth.py b/src/app/auth.py" not in request.text
+
+
+def test_generated_files_are_never_sent_and_not_listed_twice(server: FakeAnthropic) -> None:
+    diff = source_diff()
+    pack = make_pack(diff)
+    skipped = NotReviewedFile(
+        path="docs/guide.md", reason=NotReviewedReason.GENERATED, detail="linguist-generated"
+    )
+    pack = pack.model_copy(
+        update={"diff": pack.diff.model_copy(update={"not_reviewed": (skipped,)})}
+    )
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        outcome = run_reviewers(pack, diff, ReviewerSettings(), model=gw)
+    assert server.requests
+    assert all("More text." not in r.text for r in server.requests)
+    assert all("b/docs/guide.md" not in r.text for r in server.requests)
+    assert all("b/src/app/auth.py" in r.text for r in server.requests)
+    assert "docs/guide.md" not in outcome.files_not_reviewed

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from pr_review.config import Config
@@ -12,6 +13,7 @@ from pr_review.evidence.authorship import authorship
 from pr_review.evidence.budgeted import scan_all_budgeted
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
+from pr_review.evidence.generated import Excluded, detect, is_lock_file
 from pr_review.evidence.hotspots import hotspots
 from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
@@ -26,10 +28,13 @@ from pr_review.schema.pack import (
     Diff,
     DiffStats,
     EvidencePack,
+    NotReviewedFile,
     PullRequestInfo,
     TouchedFile,
     Verification,
 )
+from pr_review.sources.diff_model import FileDiff
+from pr_review.sources.diff_select import drop_files
 from pr_review.sources.model import PullRequest
 
 
@@ -47,15 +52,22 @@ def build_pack(
 ) -> EvidencePack:
     """Build the evidence pack of ``pr``; ``verification`` comes from the verifier stage."""
     started = clock()
-    files = pr.diff.files
+    excluded = detect(
+        pr.diff.files,
+        gitattributes=pr.base_tree.read(".gitattributes"),
+        exclude=config.paths.exclude,
+    )
+    # Generated, vendored, lock and excluded files are not sized nor analysed for the lane.
+    files = [f for f in pr.diff.files if f.path not in excluded]
+    all_paths = [f.path for f in pr.diff.files]
     paths = [f.path for f in files]
-    touched = frozenset(paths)
-    kinds = {f.path: classify(f.path) for f in files}
+    touched = frozenset(all_paths)
+    kinds = {p: classify(p) for p in all_paths}
     codeowners = read_codeowners(pr.base_tree)
     configured = compile_subsystems(config.subsystems)
-    subsystems = {p: subsystem_of(p, configured, codeowners) for p in paths}
+    subsystems = {p: subsystem_of(p, configured, codeowners) for p in all_paths}
 
-    changed = pr.diff.insertions + pr.diff.deletions
+    changed = sum(f.insertions + f.deletions for f in files)
     code_paths = frozenset(p for p, k in kinds.items() if k not in {PathKind.DOCS, PathKind.TEST})
     if budgeted(changed, config.oversize):
         # Too large to analyse line by line: red by size; no cosmetic analysis (nothing is
@@ -67,11 +79,13 @@ def build_pack(
         neutral = analyse(files, pr.base_tree, pr.head_tree)
         scans = scan_all(files, code_paths - neutral.neutral)
         budget = None
+    risk_files = files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
-        RiskInputs(files, kinds, subsystems, neutral, scans, pr.body, config.risk, budget)
+        RiskInputs(risk_files, kinds, subsystems, neutral, scans, pr.body, config.risk, budget)
     )
 
-    size = oversize(pr.diff.raw, files, subsystems, config.oversize)
+    reviewable_raw = drop_files(pr.diff.raw, frozenset(excluded))
+    size = oversize(reviewable_raw, files, subsystems, config.oversize)
     block = blocker(size, changed, config.oversize)
     issues = linked_issues(f"{pr.title}\n{pr.body}", repository=pr.repository, details=pr.issues)
     head_paths = pr.head_tree.paths()
@@ -85,7 +99,9 @@ def build_pack(
     )
     diff = Diff(
         stats=DiffStats(
-            files_changed=len(files), insertions=pr.diff.insertions, deletions=pr.diff.deletions
+            files_changed=len(pr.diff.files),
+            insertions=pr.diff.insertions,
+            deletions=pr.diff.deletions,
         ),
         touched_files=tuple(
             TouchedFile(
@@ -98,16 +114,17 @@ def build_pack(
                 binary=f.binary,
                 patch_available=f.patch_available,
             )
-            for f in files
+            for f in pr.diff.files
         ),
         subsystems=tuple(sorted(set(subsystems.values()))),
         raw_diff=pr.diff.raw,
         oversize=size,
+        not_reviewed=_not_reviewed(excluded),
     )
     context = Context(
         linked_issues=issues,
         related_tests=tests,
-        owners=owner_rules(codeowners, paths),
+        owners=owner_rules(codeowners, all_paths),
         repo_instructions=repo_instructions(pr.base_tree, max_chars=config.instructions.max_chars),
     )
     return EvidencePack(
@@ -122,6 +139,24 @@ def build_pack(
         hotspots=hotspots(scans, kinds, risk.factors),
         missing_artifacts=missing,
         blockers=(block,) if block else (),
+    )
+
+
+def _lock_files_by_kind(
+    files: tuple[FileDiff, ...], excluded: Mapping[str, Excluded]
+) -> list[FileDiff]:
+    """Excluded lock files as size-free changes: a dependency factor by kind, never by size."""
+    return [
+        replace(f, hunks=(), insertions=0, deletions=0)
+        for f in files
+        if f.path in excluded and is_lock_file(f.path)
+    ]
+
+
+def _not_reviewed(excluded: Mapping[str, Excluded]) -> tuple[NotReviewedFile, ...]:
+    return tuple(
+        NotReviewedFile(path=e.path, reason=e.reason, detail=e.detail)
+        for e in excluded.values()
     )
 
 

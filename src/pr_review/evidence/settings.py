@@ -106,6 +106,16 @@ class OversizeSettings(_Section):
     )
 
 
+class PathSettings(_Section):
+    """Paths the AI reviewers never see (generated or vendored code the detector misses)."""
+
+    exclude: tuple[GlobPattern, ...] = Field(
+        default=(),
+        description="Globs of changed files left out of AI review and of the size and lane "
+        "counts; listed in the packet as not reviewed. Verifiers still scan them.",
+    )
+
+
 class InstructionSettings(_Section):
     """How repository instructions are gathered into the pack."""
 

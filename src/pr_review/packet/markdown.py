@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pr_review.packet import sections
+from pr_review.packet.coverage import coverage
 from pr_review.packet.metadata import metadata
 from pr_review.packet.model import PacketInput
 from pr_review.packet.state import render_state
@@ -80,6 +81,7 @@ def _body(
         sections.memory(inp),
         sections.human_questions(inp),
         sections.focus(inp),
+        coverage(inp),
         metadata(inp),
         [sections.STATEMENT],
     ]

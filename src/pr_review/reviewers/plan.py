@@ -10,8 +10,7 @@ from pr_review.reviewers.settings import ChallengerMode, OversizedMode, Reviewer
 from pr_review.schema.pack import EvidencePack
 from pr_review.schema.run import ReviewerRun, ReviewerStatus
 from pr_review.sources.diff import Diff
-
-_GIT_HEADER = "diff --git "
+from pr_review.sources.diff_select import drop_files, select_files
 
 
 @dataclass(frozen=True)
@@ -97,8 +96,14 @@ def late_trigger_allowed(settings: ReviewerSettings) -> bool:
 def plan_units(pack: EvidencePack, diff: Diff, settings: ReviewerSettings) -> Units:
     """The whole PR, or (oversized, chunk mode) each subsystem part within the budget."""
     oversize = pack.diff.oversize
+    excluded = frozenset(n.path for n in pack.diff.not_reviewed)
     if not oversize.oversized:
-        return Units(reviewable=(Unit("", diff.raw, None),))
+        if not excluded:
+            return Units(reviewable=(Unit("", diff.raw, None),))
+        shown = frozenset(f.path for f in diff.files) - excluded
+        return Units(
+            reviewable=(Unit("", drop_files(diff.raw, excluded), shown),), reviewed_files=shown
+        )
     parts = [p for p in oversize.split if p.estimated_tokens <= oversize.threshold_tokens]
     units = tuple(
         Unit(f":{p.subsystem}", select_files(diff.raw, frozenset(p.files)), frozenset(p.files))
@@ -132,34 +137,18 @@ def files_not_reviewed(
     ``reviewed`` None with an oversized pack means AI review was skipped for size: every file.
     """
     skipped_for_size = reviewed is None and pack.diff.oversize.oversized
+    listed = {n.path for n in pack.diff.not_reviewed}  # listed with their reason elsewhere
     out = []
     for touched in pack.diff.touched_files:
+        if touched.path in listed:
+            continue
         outside = reviewed is not None and touched.path not in reviewed
         if skipped_for_size or outside or not touched.patch_available:
             out.append(touched.path)
     known = {t.path for t in pack.diff.touched_files}
-    out += [f.path for f in diff.files if not f.patch_available and f.path not in known]
+    out += [
+        f.path
+        for f in diff.files
+        if not f.patch_available and f.path not in known and f.path not in listed
+    ]
     return tuple(out)
-
-
-def select_files(raw: str, paths: frozenset[str]) -> str:
-    """The parts of a git diff that touch ``paths`` (old or new path)."""
-    chunks: list[str] = []
-    current: list[str] = []
-    keep = False
-    for line in raw.splitlines(keepends=True):
-        if line.startswith(_GIT_HEADER):
-            if keep:
-                chunks.append("".join(current))
-            current, keep = [line], _names_in(line, paths)
-        else:
-            current.append(line)
-    if keep:
-        chunks.append("".join(current))
-    return "".join(chunks)
-
-
-def _names_in(header: str, paths: frozenset[str]) -> bool:
-    """Whether a ``diff --git a/X b/Y`` line names one of ``paths`` (quoted names too)."""
-    rest = header[len(_GIT_HEADER) :].strip()
-    return any(rest.startswith(f"a/{p} ") or rest.endswith(f" b/{p}") for p in paths)

@@ -150,3 +150,14 @@ class TrustMode(StrEnum):
 
     TRUSTED = "trusted"
     UNTRUSTED = "untrusted"
+
+
+class NotReviewedReason(StrEnum):
+    """Why a changed file was left out of AI review (``diff.not_reviewed``)."""
+
+    CONFIG = "excluded-by-config"
+    GENERATED = "generated"
+    VENDORED = "vendored"
+    NO_DIFF = "no-diff"
+    LOCK_FILE = "lock-file"
+    MINIFIED = "minified"

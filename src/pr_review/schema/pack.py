@@ -16,6 +16,7 @@ from pr_review.schema.enums import (
     Confidence,
     FactorSeverity,
     Lane,
+    NotReviewedReason,
     TrustMode,
     VerifierSeverity,
     VerifierStatus,
@@ -110,6 +111,14 @@ class Oversize(Frozen):
     )
 
 
+class NotReviewedFile(Frozen):
+    """added: a changed file left out of AI review and of the size and lane counts."""
+
+    path: str
+    reason: NotReviewedReason
+    detail: str = Field(description="The rule that matched (glob, attribute, file name).")
+
+
 class Diff(Frozen):
     """``diff``."""
 
@@ -118,6 +127,12 @@ class Diff(Frozen):
     subsystems: tuple[str, ...] = ()
     raw_diff: str = ""
     oversize: Oversize = Field(default_factory=Oversize, description="added.")
+    not_reviewed: tuple[NotReviewedFile, ...] = Field(
+        default=(),
+        description="added: generated, vendored, lock and excluded files: never sent to a "
+        "model, not counted toward size or lane (a lock file still counts as a dependency "
+        "change).",
+    )
 
 
 class LinkedIssue(Frozen):
