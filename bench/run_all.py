@@ -20,6 +20,7 @@ BENCHES = (
     "bench_diff_scope.py",
     "bench_reviewers.py",
     "bench_martian.py",
+    "bench_real.py",
 )
 
 

@@ -1,4 +1,9 @@
-"""Benchmark corpus cases turned into real git repositories (``pr-review eval``, bench)."""
+"""Benchmark corpus cases turned into real git repositories (``pr-review eval``, bench).
+
+Two forms: a diff-form case is materialized into its own repository
+(:func:`materialize_case`); a bundle-form corpus's ``repos/<repo>.bundle`` is cloned once
+(:func:`clone_bundle`) and every case of that repo is reviewed by its commits in that clone.
+"""
 
 from __future__ import annotations
 
@@ -77,6 +82,20 @@ def materialize_case(case_dir: Path, repos_dir: Path, dest: Path) -> Path:
     return dest
 
 
+def clone_bundle(bundle: Path, dest: Path) -> Path:
+    """A bare repository at ``dest`` holding every ref of the git bundle ``bundle``.
+
+    Bare, so there is no working tree to keep in step: the review reads commits and trees
+    only, so one clone serves any number of cases, concurrently. Returns ``dest``.
+    """
+    if not bundle.is_file():
+        raise UserError(f"{bundle}: no such git bundle. Check the corpus's repos/ directory.")
+    dest.mkdir(parents=True, exist_ok=True)
+    _git(dest, "init", "-q", "--bare")
+    _git(dest, "fetch", "-q", "--no-tags", str(bundle.resolve()), "+refs/*:refs/*", timeout_s=600)
+    return dest
+
+
 def _commit(repo: Path, message: str, author: str, *, allow_empty: bool = False) -> None:
     name, _, email = author.partition("<")
     env = {
@@ -94,10 +113,14 @@ def _commit(repo: Path, message: str, author: str, *, allow_empty: bool = False)
 
 
 def _git(
-    repo: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
+    repo: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdin: bytes | None = None,
+    timeout_s: float = 60,
 ) -> None:
     result = process.run(
-        ["git", *args], cwd=repo, timeout_s=60, env={**_ENV, **(env or {})}, stdin=stdin
+        ["git", *args], cwd=repo, timeout_s=timeout_s, env={**_ENV, **(env or {})}, stdin=stdin
     )
     if not result.ok:
         raise UserError(f"{result.describe()} (in {repo}).")

@@ -237,3 +237,45 @@ def fake_review(job: ReviewJob, out_dir: Path) -> Outcome:
         meta=meta(tokens=calls, cost=0.01 if job.model is not None else 0.0),
         packet_markdown=f"{MARKER}\nLane {lane.value}. A review aid, not an approval.\n",
     )
+
+
+# ------------------------------------------------------------ a bundle-form corpus
+
+
+def bundle_corpus(root: Path, work: Path) -> Path:
+    """A corpus mixing forms: ``repos/shop.bundle`` with three PRs, plus the diff-form cases.
+
+    Bundle cases: ``b-docs`` (docs only, expects green), ``b-secret`` (a placeholder-looking
+    password, but the case says ``secrets: false`` and accepts only red), ``b-code`` (a code
+    change that accepts yellow or red). Their commits are real commits in the bundle.
+    """
+    from tests.gitrepo import GitRepo
+
+    tiny_corpus(root)
+    repo = GitRepo.init(work / "shop")
+    for rel, text in BASE_FILES.items():
+        repo.write(rel, text)
+    base = repo.commit("base")
+    heads = {}
+    for name, path, text in (
+        ("docs", "docs/guide.md", "# Guide\n"),
+        ("secret", "app/config.py", "TIMEOUT = 5\nPASSWORD = 'hunter2'\n"),
+        ("code", "app/config.py", "TIMEOUT = 0\n"),
+    ):
+        repo.branch(name, base)
+        repo.write(path, text)
+        heads[name] = repo.commit(f"change {name}\n\nbody of {name}")
+    repo.run("bundle", "create", "-q", str(root / "repos" / "shop.bundle"), "--all")
+    expected: dict[str, dict[str, Any]] = {
+        "docs": {"lane_any_of": ["green"]},
+        "secret": {"lane_any_of": ["red"], "secrets": False},
+        "code": {"lane_any_of": ["yellow", "red"]},
+    }
+    for name, head in heads.items():
+        case_dir = root / "cases" / f"b-{name}"
+        case_dir.mkdir(parents=True)
+        case = {"id": f"b-{name}", "repo": "shop", "base": base, "head": head,
+                "title": f"Change {name}", "body": "", "labels": [], "commits": [],
+                "expected": expected[name], "criteria": [], "source": "built in tests"}
+        (case_dir / "case.json").write_text(json.dumps(case, indent=2), encoding="utf-8")
+    return root

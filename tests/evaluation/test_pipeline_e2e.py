@@ -48,3 +48,19 @@ def test_eval_command_offline_on_the_guardrails_corpus(tmp_path: Path) -> None:
     assert code == 0
     assert "payments-api-pr13-hardcoded-secrets" in out.getvalue()
     assert "cases            16 (0 errors)" in out.getvalue()
+
+
+def test_eval_command_on_a_mixed_bundle_corpus_prints_the_lane_figures(tmp_path: Path) -> None:
+    from pr_review.evaluation.cli import run_eval_command
+    from tests.evaluation.builders import bundle_corpus
+
+    corpus = bundle_corpus(tmp_path / "corpus", tmp_path / "work")
+    out = io.StringIO()
+    code = run_eval_command(_args(corpus, tmp_path / "out", concurrency=3),
+                            progress=lambda _: None, env={}, stdout=out)
+    assert code == 0
+    text = out.getvalue()
+    assert "cases            6 (0 errors)" in text
+    assert "lane confusion (rows: accepted lanes; columns: lane given)" in text
+    assert "security recall" in text and "false reds" in text and "neutral green" in text
+    assert (tmp_path / "out/cases/b-code/review/evidence-pack.json").is_file()

@@ -1,4 +1,8 @@
-"""Loading an evaluation corpus: ``repos/<repo>/base`` plus ``cases/<id>/{case.json,pr.diff}``.
+"""Loading an evaluation corpus: cases in one of two forms, which may mix in one corpus.
+
+- diff form: ``repos/<repo>/base/`` (a plain base tree) and ``cases/<id>/{case.json,pr.diff}``;
+- bundle form: ``repos/<repo>.bundle`` (a git bundle) and ``cases/<id>/case.json`` whose
+  ``base`` and ``head`` name commits in that bundle (no ``pr.diff``).
 
 ``case.json`` is validated with pydantic (unknown keys are errors, so a typo in an
 expectation is not silently ignored). See ``docs/eval.md`` for the format.
@@ -8,9 +12,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from pr_review.config import format_loc
 from pr_review.errors import UserError
@@ -52,19 +57,49 @@ class ExpectedLines(Frozen):
     end: int = Field(ge=1)
 
 
+_REV = r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$"
+"""A commit name in a bundle: a sha or a ref name (never an option, never a range)."""
+
+
 class CaseFile(Frozen):
     """``case.json``."""
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     repo: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    base: str | None = Field(
+        default=None, pattern=_REV, description="bundle form: the PR's base commit."
+    )
+    head: str | None = Field(
+        default=None, pattern=_REV, description="bundle form: the PR's head commit."
+    )
     title: str
     body: str = ""
     labels: tuple[str, ...] = ()
-    commits: tuple[CaseCommit, ...] = Field(min_length=1)
+    commits: tuple[CaseCommit, ...] = ()
     expected: Expected = Field(default_factory=Expected)
     criteria: tuple[Criterion, ...] = ()
     expected_lines: tuple[ExpectedLines, ...] = ()
     source: str = ""
+
+    @model_validator(mode="after")
+    def _base_and_head_together(self) -> CaseFile:
+        if (self.base is None) != (self.head is None):
+            raise ValueError("`base` and `head` go together (the bundle form needs both)")
+        return self
+
+    @property
+    def form(self) -> CaseForm:
+        """Which form the case is in (from ``base``/``head``)."""
+        return CaseForm.BUNDLE if self.base is not None else CaseForm.DIFF
+
+
+class CaseForm(StrEnum):
+    """How a case's PR is given."""
+
+    DIFF = "diff"
+    """``pr.diff`` applied to ``repos/<repo>/base/``."""
+    BUNDLE = "bundle"
+    """``base...head`` in ``repos/<repo>.bundle``."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +114,16 @@ class Case:
     def id(self) -> str:
         """The case id."""
         return self.spec.id
+
+    @property
+    def form(self) -> CaseForm:
+        """Diff or bundle form."""
+        return self.spec.form
+
+    @property
+    def bundle_path(self) -> Path:
+        """The git bundle holding a bundle-form case's commits."""
+        return self.repos_dir / f"{self.spec.repo}.bundle"
 
     @property
     def diff_path(self) -> Path:
@@ -119,7 +164,10 @@ def load_corpus(corpus_dir: Path) -> tuple[Case, ...]:
 
 
 def load_case(case_dir: Path, repos_dir: Path) -> Case:
-    """One case directory, validated, with its diff and base tree present."""
+    """One case directory, validated, in exactly one form, with its files present.
+
+    Diff form: ``pr.diff`` and the base tree; bundle form: ``base``/``head`` and the bundle.
+    """
     path = case_dir / "case.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -135,8 +183,26 @@ def load_case(case_dir: Path, repos_dir: Path) -> Case:
         )
         raise UserError(f"{path}: invalid case: {problems}. See docs/eval.md.") from exc
     case = Case(spec=spec, case_dir=case_dir, repos_dir=repos_dir)
-    if not case.diff_path.is_file():
-        raise UserError(f"{case.diff_path}: missing pr.diff.")
+    has_diff = case.diff_path.is_file()
+    if case.form is CaseForm.BUNDLE:
+        if has_diff:
+            raise UserError(
+                f"{path}: the case has both `base`/`head` and a pr.diff. Keep one: "
+                "delete pr.diff (bundle form) or remove `base` and `head` (diff form)."
+            )
+        if not case.bundle_path.is_file():
+            raise UserError(
+                f"{path}: repo {spec.repo!r} has no bundle at {case.bundle_path}. "
+                "Add it (`git bundle create`), or give the case a pr.diff instead."
+            )
+        return case
+    if not has_diff:
+        raise UserError(
+            f"{case.diff_path}: missing pr.diff. Add it, or name the PR's commits in a "
+            "bundle with `base` and `head` (see docs/eval.md)."
+        )
+    if not spec.commits:
+        raise UserError(f"{path}: invalid case: `commits`: a diff-form case needs at least one.")
     if not case.base_dir.is_dir():
         raise UserError(f"{path}: repo {spec.repo!r} has no base tree at {case.base_dir}.")
     return case

@@ -10,14 +10,17 @@ from pr_review.evaluation.detect import approval_phrases, detect
 from pr_review.evaluation.results import (
     CaseMetrics,
     CaseStatus,
+    ConfusionRow,
+    FactorNote,
     Flag,
     FlagCheck,
     LaneCheck,
+    LaneMetrics,
     LineCheck,
     ReviewOutput,
     Totals,
 )
-from pr_review.schema.enums import Severity
+from pr_review.schema.enums import Lane, Severity
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.pack import EvidencePack
 
@@ -38,6 +41,9 @@ def case_metrics(case: Case, output: ReviewOutput, *, wall_ms: int) -> CaseMetri
         case_id=case.id,
         status=CaseStatus.OK,
         lane=LaneCheck(expected=expected.lane_any_of, actual=pack.risk.lane, met=lane_met),
+        factors=tuple(
+            FactorNote(factor=f.factor, severity=f.severity.value) for f in pack.risk.factors
+        ),
         flags=flag_checks(case, pack, output.findings),
         no_high_findings=expected.no_high_findings,
         high_findings=high,
@@ -146,6 +152,8 @@ def _actionable(finding: SynthesizedFinding) -> bool:
 def totals(metrics: Sequence[CaseMetrics]) -> Totals:
     """Sums, rates and medians over the corpus; failed cases count against expectations."""
     flags = [c for m in metrics for c in m.flags if c.met is not None]
+    must_not = [(m.case_id, c) for m in metrics for c in m.flags if c.expected is False]
+    wrong = [f"{case_id}:{c.flag.value}" for case_id, c in must_not if c.detected]
     clean = [m for m in metrics if m.no_high_findings]
     lines = [m.lines for m in metrics if m.lines is not None]
     walls = [m.wall_ms for m in metrics]
@@ -159,6 +167,9 @@ def totals(metrics: Sequence[CaseMetrics]) -> Totals:
         lane_met=sum(1 for m in metrics if m.lane.met),
         flags_expected=len(flags),
         flags_met=sum(1 for c in flags if c.met),
+        flags_must_not=len(must_not),
+        flag_false_positives=len(wrong),
+        flag_false_positive_cases=tuple(wrong),
         clean_cases=len(clean),
         clean_cases_with_false_positives=sum(
             1 for m in clean if m.false_positives or m.status is CaseStatus.ERROR
@@ -175,5 +186,45 @@ def totals(metrics: Sequence[CaseMetrics]) -> Totals:
         output_tokens=sum(m.output_tokens for m in metrics),
         cost_usd=sum(known) if cost_known else None,
         cost_usd_median=statistics.median(known) if known and cost_known else None,
+        lanes=lane_metrics(metrics),
+    )
+
+
+_LANE_ORDER = {Lane.GREEN: 0, Lane.YELLOW: 1, Lane.RED: 2}
+
+
+def accepted_label(lanes: Sequence[Lane]) -> str:
+    """A lane set as one label, lowest lane first: ``yellow|red``."""
+    return "|".join(lane.value for lane in sorted(set(lanes), key=_LANE_ORDER.__getitem__))
+
+
+def lane_metrics(metrics: Sequence[CaseMetrics]) -> LaneMetrics:
+    """Confusion matrix and the lane figures that matter: security, false reds, neutral."""
+    labelled = [m for m in metrics if m.lane.expected is not None]
+    rows: dict[tuple[int, ...], dict[str, int]] = {}
+    labels: dict[tuple[int, ...], str] = {}
+    for m in labelled:
+        accepted = m.lane.expected or ()
+        key = (len(set(accepted)), *sorted(_LANE_ORDER[lane] for lane in set(accepted)))
+        labels[key] = accepted_label(accepted)
+        row = rows.setdefault(key, {})
+        column = m.lane.actual.value if m.lane.actual is not None else "error"
+        row[column] = row.get(column, 0) + 1
+    confusion = tuple(
+        ConfusionRow(expected=labels[key], cases=sum(rows[key].values()), **rows[key])
+        for key in sorted(rows)
+    )
+    security = [m for m in labelled if set(m.lane.expected or ()) == {Lane.RED}]
+    non_red = [m for m in labelled if Lane.RED not in (m.lane.expected or ())]
+    neutral = [m for m in labelled if set(m.lane.expected or ()) == {Lane.GREEN}]
+    return LaneMetrics(
+        confusion=confusion,
+        security_cases=len(security),
+        security_red=sum(1 for m in security if m.lane.actual is Lane.RED),
+        security_green=sum(1 for m in security if m.lane.actual is Lane.GREEN),
+        non_red_cases=len(non_red),
+        false_reds=sum(1 for m in non_red if m.lane.actual is Lane.RED),
+        neutral_cases=len(neutral),
+        neutral_green=sum(1 for m in neutral if m.lane.actual is Lane.GREEN),
     )
 

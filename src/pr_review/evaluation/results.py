@@ -92,6 +92,13 @@ class LineCheck(Frozen):
     hit_by_either: int
 
 
+class FactorNote(Frozen):
+    """One risk factor of the review, by name and severity (the lane's reasons)."""
+
+    factor: str
+    severity: str
+
+
 class CaseMetrics(Frozen):
     """Deterministic measurements of one case's review (no model involved)."""
 
@@ -99,6 +106,7 @@ class CaseMetrics(Frozen):
     status: CaseStatus
     error: str | None = None
     lane: LaneCheck
+    factors: tuple[FactorNote, ...] = Field(default=(), description="The pack's risk factors.")
     flags: tuple[FlagCheck, ...] = ()
     no_high_findings: bool | None = None
     high_findings: int = 0
@@ -127,6 +135,36 @@ class CaseMetrics(Frozen):
     cost_usd: float | None = 0.0
 
 
+class ConfusionRow(Frozen):
+    """One row of the lane confusion matrix: the cases that accept ``expected``.
+
+    A case accepting several lanes is one row keyed by its whole accepted set (``yellow|red``),
+    not split across rows, so each case is counted once and the row says what was accepted.
+    """
+
+    expected: str
+    cases: int
+    green: int = 0
+    yellow: int = 0
+    red: int = 0
+    error: int = Field(default=0, description="Reviews that did not complete.")
+
+
+class LaneMetrics(Frozen):
+    """How the lane does where it matters (docs/eval.md#lane-figures)."""
+
+    confusion: tuple[ConfusionRow, ...] = ()
+    security_cases: int = Field(default=0, description="Cases that accept only red.")
+    security_red: int = 0
+    security_green: int = 0
+    non_red_cases: int = Field(
+        default=0, description="Cases with a lane expectation that does not accept red."
+    )
+    false_reds: int = Field(default=0, description="Non-red cases that got red.")
+    neutral_cases: int = Field(default=0, description="Cases that accept only green.")
+    neutral_green: int = 0
+
+
 class Totals(Frozen):
     """Sums and rates over the corpus."""
 
@@ -136,6 +174,15 @@ class Totals(Frozen):
     lane_met: int
     flags_expected: int
     flags_met: int
+    flags_must_not: int = Field(
+        default=0, description="Flag expectations that are false (a detection is wrong)."
+    )
+    flag_false_positives: int = Field(
+        default=0, description="Flags detected on cases that expect them false."
+    )
+    flag_false_positive_cases: tuple[str, ...] = Field(
+        default=(), description="`case:flag` of each flag false positive."
+    )
     clean_cases: int
     clean_cases_with_false_positives: int
     false_positives: int
@@ -150,6 +197,7 @@ class Totals(Frozen):
     output_tokens: int
     cost_usd: float | None
     cost_usd_median: float | None
+    lanes: LaneMetrics = Field(default_factory=LaneMetrics)
 
 
 class GradingTotals(Frozen):

@@ -1,6 +1,7 @@
 """Run one configuration over a corpus: materialize, review, measure and grade every case.
 
-Cases run concurrently within ``concurrency`` (each in its own temp git repository); progress
+Cases run concurrently within ``concurrency`` (a diff-form case in its own temp git repository,
+bundle-form cases in the one clone of their bundle made for the run); progress
 lines go to ``progress``; a case whose review raises is recorded as an error and the others
 go on. Outputs: ``<out>/cases/<id>/`` (the review's files, ``metrics.json``,
 ``grading.json``) and ``<out>/metrics.json`` (:class:`EvalSummary`).
@@ -20,9 +21,14 @@ from pathlib import Path
 
 from pr_review.config import Config
 from pr_review.errors import ReviewError
-from pr_review.evaluation.corpus import Case, load_corpus
+from pr_review.evaluation.corpus import Case, CaseForm, load_corpus
 from pr_review.evaluation.grader import DEFAULT_JUDGE_MODEL, grade_case, grading_totals
-from pr_review.evaluation.materialize import Materializer, materialize
+from pr_review.evaluation.materialize import (
+    BundleClones,
+    MaterializedCase,
+    Materializer,
+    materialize,
+)
 from pr_review.evaluation.metrics import case_metrics, failed_case_metrics, totals
 from pr_review.evaluation.replay import ReplayModel
 from pr_review.evaluation.results import CaseMetrics, EvalSummary, ReviewOutput
@@ -77,8 +83,12 @@ def run_corpus(
     cases = load_corpus(corpus_dir)
     settings.out_dir.mkdir(parents=True, exist_ok=True)
     counter = _Counter(len(cases), settings.progress)
-    with ThreadPoolExecutor(max_workers=max(1, settings.concurrency)) as pool:
-        done = list(pool.map(lambda c: _run_case(c, config, settings, counter), cases))
+    with (
+        tempfile.TemporaryDirectory(prefix="pr-review-eval-clones-") as clones_dir,
+        ThreadPoolExecutor(max_workers=max(1, settings.concurrency)) as pool,
+    ):
+        clones = BundleClones(Path(clones_dir))
+        done = list(pool.map(lambda c: _run_case(c, config, settings, counter, clones), cases))
     metrics = tuple(d[0] for d in done)
     gradings = tuple(d[1] for d in done if d[1] is not None)
     summary = EvalSummary(
@@ -97,7 +107,11 @@ def run_corpus(
 
 
 def _run_case(
-    case: Case, config: Config | None, settings: RunSettings, counter: _Counter
+    case: Case,
+    config: Config | None,
+    settings: RunSettings,
+    counter: _Counter,
+    clones: BundleClones,
 ) -> tuple[CaseMetrics, Grading | None, ReviewOutput | None]:
     case_out = settings.out_dir / "cases" / case.id
     model, skip = _model_for(case, settings)
@@ -105,7 +119,7 @@ def _run_case(
     counter.started(case.id)
     try:
         with tempfile.TemporaryDirectory(prefix="pr-review-eval-") as tmp:
-            repo = settings.materializer(case, Path(tmp) / case.id)
+            repo = _materialized(case, Path(tmp), settings, clones)
             job = ReviewJob(
                 case_id=case.id,
                 repo=repo,
@@ -137,6 +151,14 @@ def _run_case(
     _write_json(case_out / "metrics.json", metrics.model_dump(mode="json"))
     counter.finished(case.id, _line(metrics, grading))
     return metrics, grading, output
+
+
+def _materialized(
+    case: Case, tmp: Path, settings: RunSettings, clones: BundleClones
+) -> MaterializedCase:
+    if case.form is CaseForm.BUNDLE:
+        return clones.materialize(case)
+    return settings.materializer(case, tmp / case.id)
 
 
 def _model_for(case: Case, settings: RunSettings) -> tuple[StructuredModel | None, str | None]:

@@ -147,11 +147,23 @@ def _completeness(summary: EvalSummary) -> Measured:
         rates.append(1 - t.errors / t.cases)
         parts.append(f"{t.cases - t.errors}/{t.cases} reviews completed")
     missed = [
-        f"{c.flag.value} on {m.case_id}" for m in summary.cases for c in m.flags if c.met is False
+        f"{c.flag.value} on {m.case_id}"
+        for m in summary.cases
+        for c in m.flags
+        if c.met is False and c.expected
+    ]
+    wrong = [
+        f"{c.flag.value} on {m.case_id}"
+        for m in summary.cases
+        for c in m.flags
+        if c.met is False and c.expected is False and c.detected
     ]
     errors = _ids(summary.cases, lambda m: m.status is CaseStatus.ERROR)
-    advice = ([f"detect {', '.join(missed[:4])}"] if missed else []) + (
-        [f"make {errors} complete"] if errors else []
+    advice = (
+        ([f"detect {', '.join(missed[:4])}"] if missed else [])
+        + ([f"stop reporting {', '.join(wrong[:4])} (the case says it is not there)"]
+           if wrong else [])
+        + ([f"make {errors} complete"] if errors else [])
     )
     return Measured(
         _score(rates),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pr_review.evaluation.results import CaseStatus, EvalSummary, FlagCheck
+from pr_review.evaluation.results import CaseStatus, EvalSummary, FlagCheck, LaneMetrics, Totals
 from pr_review.schema.eval import Scorecard
 
 _MARK = {True: "ok", False: "MISS", None: "-"}
@@ -73,6 +73,8 @@ def _totals(summary: EvalSummary) -> list[str]:
             f" ({t.false_positives} high findings)"
         ),
     ]
+    lines.extend(_must_not(t))
+    lines.extend(render_lane_figures(t.lanes))
     if t.expected_lines:
         lines.append(
             f"defect lines     verifiers {_rate(t.lines_hit_by_verifiers, t.expected_lines)},"
@@ -92,6 +94,51 @@ def _totals(summary: EvalSummary) -> list[str]:
         ),
         f"tokens           {t.input_tokens} in, {t.output_tokens} out; cost {cost}",
     ])
+    return lines
+
+
+def _must_not(t: Totals) -> list[str]:
+    if not t.flags_must_not:
+        return []
+    named = f": {', '.join(t.flag_false_positive_cases)}" if t.flag_false_positive_cases else ""
+    caught = f"{t.flag_false_positives}/{t.flags_must_not}"
+    return [f"must-not flags   {caught} detected anyway (false positives){named}"]
+
+
+def render_lane_figures(lanes: LaneMetrics) -> list[str]:
+    """The confusion matrix and the security / false-red / neutral figures, as text lines."""
+    if not lanes.confusion:
+        return []
+    rows = [("expected \\ actual", "cases", "green", "yellow", "red", "error")]
+    rows.extend(
+        (r.expected, str(r.cases), str(r.green), str(r.yellow), str(r.red), str(r.error))
+        for r in lanes.confusion
+    )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    matrix = [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
+    lines = ["", "lane confusion (rows: accepted lanes; columns: lane given)"]
+    lines.extend(f"  {line}" for line in matrix)
+    if lanes.security_cases:
+        lines.append(
+            f"security recall  {_rate(lanes.security_red, lanes.security_cases)} red-only cases"
+            f" got red; {lanes.security_green} got green"
+        )
+    if lanes.non_red_cases:
+        lines.append(
+            f"false reds       {_rate(lanes.false_reds, lanes.non_red_cases)} of the cases that"
+            " do not accept red"
+        )
+    if lanes.neutral_cases:
+        lines.append(
+            f"neutral green    {_rate(lanes.neutral_green, lanes.neutral_cases)} green-only"
+            " cases kept green"
+        )
     return lines
 
 
