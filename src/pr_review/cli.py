@@ -14,18 +14,30 @@ import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
 
 from pr_review import __version__
+from pr_review.cli_support import (
+    EXIT_INTERRUPTED,
+    EXIT_LANE,
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_USER_ERROR,
+    write_text,
+)
 from pr_review.errors import ReviewError, UserError
 
-logger = logging.getLogger("pr_review")
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_LANE",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "EXIT_USER_ERROR",
+    "build_parser",
+    "main",
+    "write_text",
+]
 
-EXIT_OK = 0
-EXIT_USER_ERROR = 1
-EXIT_USAGE = 2
-EXIT_LANE = 3
-EXIT_INTERRUPTED = 130
+logger = logging.getLogger("pr_review")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -163,15 +175,3 @@ def _schema_names() -> list[str]:
     from pr_review.schema.export import SCHEMAS
 
     return list(SCHEMAS)
-
-
-def write_text(text: str, out: Path | None, *, stdout: TextIO | None = None) -> None:
-    """Write ``text`` to ``out`` (creating parents) or to stdout."""
-    if out is None:
-        (stdout or sys.stdout).write(text)
-        return
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write {out}: {exc.strerror}. Choose a writable path.") from exc

@@ -9,19 +9,13 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
-from pr_review.config import CONFIG_RELPATH, Config, load_config, parse_config
+from pr_review.cli_support import EXIT_LANE, progress, write_text
+from pr_review.config import Config, load_config
 from pr_review.errors import UserError
+from pr_review.review_inputs import config_for, policy_files_of
 from pr_review.schema.enums import Lane, TrustMode
 from pr_review.sources.model import PullRequest
-
-POLICY_DIR = ".pr-review/verifiers/"
-
-
-def progress(message: str) -> None:
-    """Progress of long work, on stderr so stdout stays the result."""
-    print(f"pr-review: {message}", file=sys.stderr, flush=True)
 
 
 def read_body(args: argparse.Namespace) -> str:
@@ -48,34 +42,6 @@ def load_local_pr(args: argparse.Namespace) -> PullRequest:
     )
 
 
-def config_for(pr: PullRequest, explicit: Path | None) -> Config:
-    """``--config`` when given, else the BASE revision's ``.pr-review/config.yml``.
-
-    Reading the base keeps a PR from weakening its own review.
-    """
-    if explicit is not None:
-        if not explicit.is_file():
-            raise UserError(f"--config {explicit}: no such file. Pass an existing YAML file.")
-        return load_config(explicit)
-    text = pr.base_tree.read(CONFIG_RELPATH.as_posix())
-    if text is None:
-        return Config()
-    return parse_config(text, source=f"{pr.base_ref or 'base'}:{CONFIG_RELPATH.as_posix()}")
-
-
-def policy_files_of(pr: PullRequest) -> dict[str, str]:
-    """``.pr-review/verifiers/*.json`` of the base revision, name -> text."""
-    files: dict[str, str] = {}
-    for path in sorted(pr.base_tree.paths()):
-        if path.startswith(POLICY_DIR) and path.endswith(".json") and "/" not in path[
-            len(POLICY_DIR):
-        ]:
-            text = pr.base_tree.read(path)
-            if text is not None:
-                files[path[len(POLICY_DIR):]] = text
-    return files
-
-
 def trust_mode_of(args: argparse.Namespace) -> TrustMode:
     """Local runs are trusted unless ``--untrusted`` says otherwise."""
     return TrustMode.UNTRUSTED if args.untrusted else TrustMode.TRUSTED
@@ -83,7 +49,6 @@ def trust_mode_of(args: argparse.Namespace) -> TrustMode:
 
 def cmd_pack(args: argparse.Namespace) -> int:
     """``pr-review pack``: the evidence pack as JSON."""
-    from pr_review.cli import write_text
     from pr_review.pipeline import build_evidence
 
     pr = load_local_pr(args)
@@ -95,7 +60,6 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """``pr-review review``: the whole review of a local PR."""
-    from pr_review.cli import EXIT_LANE, write_text
     from pr_review.packet.terminal import render_terminal
     from pr_review.pipeline import close_model, model_from_env, run_review, write_outputs
 
@@ -189,7 +153,6 @@ def cmd_verifiers_extract(args: argparse.Namespace) -> int:
 
 def cmd_verdicts_aggregate(args: argparse.Namespace) -> int:
     """``pr-review verdicts aggregate DIR...``: the seed 000 roll-up."""
-    from pr_review.cli import write_text
     from pr_review.evaluation.rollup import aggregate_verdicts, find_verdict_files
 
     files = find_verdict_files(args.dirs)

@@ -40,8 +40,8 @@ def pipeline_review(job: ReviewJob, out_dir: Path) -> ReviewOutput:
     """Run the real pipeline on the case's repository and write ``review/`` outputs."""
     # Imported here so the eval's pure parts (metrics, grading, scoring) load without the
     # whole pipeline and its tools.
-    from pr_review.commands import config_for, policy_files_of  # noqa: PLC0415 (see above)
     from pr_review.pipeline import run_review, write_outputs  # noqa: PLC0415 (see above)
+    from pr_review.review_inputs import config_for, policy_files_of  # noqa: PLC0415 (see above)
     from pr_review.sources.git import read_local_pr  # noqa: PLC0415 (see above)
 
     pr = read_local_pr(job.repo.repo, job.repo.base, job.repo.head, title=job.title, body=job.body)
