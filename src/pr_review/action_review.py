@@ -30,6 +30,7 @@ from pr_review.publish.report import (
 )
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.schema.enums import TrustMode
+from pr_review.schema.run import ReviewMeta
 from pr_review.sources.diff import Diff
 from pr_review.sources.event import Trigger
 from pr_review.sources.github import GitHubApi
@@ -167,6 +168,7 @@ def run_and_publish(
             "blocking": str(blocking).lower(),
             "packet_path": str(out_dir / "packet.md"),
             "head_sha": head,
+            **cost_outputs(outcome.meta),
         },
     )
     if handle.kind is gate.GateKind.NONE and blocking:
@@ -177,6 +179,17 @@ def run_and_publish(
         )
         return 1
     return 0
+
+
+def cost_outputs(meta: ReviewMeta) -> dict[str, str]:
+    """The model spend outputs: estimated before calling, and actual (empty when unknown)."""
+    estimate, actual = meta.estimated_cost_usd, meta.total_cost_usd
+    return {
+        "estimated_input_tokens": str(meta.estimated_input_tokens),
+        "estimated_cost_usd": "" if estimate is None else f"{estimate:.4f}",
+        "cost_usd": "" if actual is None else f"{actual:.4f}",
+        "input_tokens": str(meta.total_tokens[0]),
+    }
 
 
 def _superseded(

@@ -27,7 +27,13 @@ from pr_review.reviewers.run import run_reviewers
 from pr_review.schema.enums import TrustMode
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.pack import EvidencePack
-from pr_review.schema.run import ModelCall, ReviewerRun, ReviewerStatus, ReviewMeta
+from pr_review.schema.run import (
+    LeftOutFile,
+    ModelCall,
+    ReviewerRun,
+    ReviewerStatus,
+    ReviewMeta,
+)
 from pr_review.schema.verdicts import VerdictFile
 from pr_review.sources.model import PullRequest
 from pr_review.synthesis.core import synthesize
@@ -147,6 +153,10 @@ def run_review(
         reviewers=runs,
         wall_clock_ms=int((time.monotonic() - started) * 1000),
         files_not_reviewed=reviewed.files_not_reviewed,
+        left_out=tuple(LeftOutFile(path=x.path, why=x.why) for x in reviewed.left_out),
+        review_units=reviewed.units,
+        estimated_input_tokens=reviewed.estimated_input_tokens,
+        estimated_cost_usd=reviewed.estimated_cost_usd,
         trust_mode=trust_mode.value,
     )
     digest = config_hash(config)

@@ -17,6 +17,7 @@ from pr_review.schema.enums import Action, Confidence, EvidenceType, FindingSour
 from pr_review.schema.finding import Evidence, SynthesizedFinding
 from pr_review.schema.pack import Diff as PackDiff
 from pr_review.schema.pack import DiffStats, EvidencePack, PullRequestInfo, Risk
+from pr_review.schema.run import ReviewMeta
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class FakeOutcome:
     pack: EvidencePack
     findings: tuple[SynthesizedFinding, ...]
     packet_markdown: str
+    meta: ReviewMeta = field(default_factory=ReviewMeta)
 
 
 def finding(

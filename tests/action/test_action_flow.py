@@ -53,6 +53,8 @@ def test_green_pr_gets_one_comment_a_successful_check_and_outputs(
     assert got["blocking"] == "false"
     assert got["head_sha"] == s.head_sha
     assert got["packet_path"].endswith("packet.md")
+    spend = (got["estimated_input_tokens"], got["input_tokens"], got["cost_usd"])
+    assert spend == ("0", "0", "0.0000")
     assert "Reviewer packet" in summary(env)
 
 

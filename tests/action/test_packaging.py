@@ -42,7 +42,17 @@ def test_action_yml_declares_exactly_the_inputs_the_code_reads() -> None:
     assert meta["runs"] == {"using": "docker", "image": "Dockerfile"}
     assert set(meta["inputs"]) == set(ActionInputs.model_fields)
     assert meta["inputs"]["github_token"]["default"] == "${{ github.token }}"
-    assert set(meta["outputs"]) == {"lane", "findings_count", "blocking", "packet_path", "head_sha"}
+    assert set(meta["outputs"]) == {
+        "lane",
+        "findings_count",
+        "blocking",
+        "packet_path",
+        "head_sha",
+        "estimated_input_tokens",
+        "estimated_cost_usd",
+        "cost_usd",
+        "input_tokens",
+    }
     for name, spec in meta["inputs"].items():
         assert re.fullmatch(r"[a-z][a-z0-9_]*", name)
         assert spec["description"]

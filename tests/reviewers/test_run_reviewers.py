@@ -16,8 +16,8 @@ from pr_review.reviewers.settings import (
     OversizedMode,
     ReviewerSettings,
 )
-from pr_review.schema.enums import FindingSource, Lane, NotReviewedReason
-from pr_review.schema.pack import NotReviewedFile
+from pr_review.schema.enums import FactorSeverity, FindingSource, Lane, NotReviewedReason
+from pr_review.schema.pack import NotReviewedFile, RiskFactor
 from pr_review.schema.run import ReviewerStatus
 from pr_review.schema.verdicts import VerdictFile
 from tests.fakes.anthropic_server import (
@@ -305,21 +305,101 @@ def test_without_a_model_every_reviewer_is_skipped_with_the_reason() -> None:
 
 def test_oversized_pr_is_skipped_with_every_file_listed(server: FakeAnthropic) -> None:
     diff = source_diff()
-    outcome = _run(server, oversize=oversized(diff, fits=("docs",)))
+    settings = ReviewerSettings(oversized=OversizedMode.SKIP)
+    outcome = _run(server, settings=settings, oversize=oversized(diff, fits=("docs",)))
     assert server.requests == []
     assert "too large for AI review" in (_run_named(outcome, "fresh_eyes").reason or "")
     assert set(outcome.files_not_reviewed) == {f.path for f in diff.files}
 
 
-def test_oversized_pr_in_chunk_mode_reviews_parts_that_fit(server: FakeAnthropic) -> None:
+def test_oversized_pr_is_reviewed_in_units_by_default_riskiest_first(
+    server: FakeAnthropic,
+) -> None:
     diff = source_diff()
-    settings = ReviewerSettings(oversized=OversizedMode.CHUNK)
-    outcome = _run(server, settings=settings, oversize=oversized(diff, fits=("docs",)))
+    pack_kw: dict[str, Any] = {"oversize": oversized(diff, fits=("docs", "src"))}
+    pack = make_pack(diff, **pack_kw)
+    red = RiskFactor(
+        factor="auth", files=("src/app/auth.py",), severity=FactorSeverity.RED, why="auth"
+    )
+    pack = pack.model_copy(update={"risk": pack.risk.model_copy(update={"factors": (red,)})})
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        outcome = run_reviewers(pack, diff, ReviewerSettings(), model=gw)
+    assert outcome.units == ("src", "docs")
+    assert _run_named(outcome, "fresh_eyes:src").status is ReviewerStatus.RAN
     assert _run_named(outcome, "fresh_eyes:docs").status is ReviewerStatus.RAN
-    assert set(outcome.files_not_reviewed) == {"src/app/auth.py", "src/app/settings.py"}
-    (request,) = server.requests
-    assert "docs/guide.md" in request.text
-    assert "src/app/auth.py b/src/app/auth.py" not in request.text
+    assert outcome.files_not_reviewed == ()
+    assert outcome.estimated_input_tokens > 0
+    by_unit = {
+        "b/docs/guide.md" in r.text: r for r in server.requests if "submit_review" in r.text
+    }
+    docs, src = by_unit[True], by_unit[False]
+    assert "b/src/app/auth.py" in src.text
+    assert "b/src/app/auth.py" not in docs.text
+    # The pack and PR text are one cached block, identical for every unit; the unit's diff
+    # follows as its own cached block.
+    docs_system, src_system = docs.json["system"], src.json["system"]
+    assert docs_system[1] == src_system[1]
+    assert docs_system[2] != src_system[2]
+    assert all(b.get("cache_control") == {"type": "ephemeral"} for b in docs_system[1:])
+
+
+def test_cost_cap_reviews_the_riskiest_unit_and_lists_the_rest(server: FakeAnthropic) -> None:
+    diff = source_diff()
+    pack = make_pack(diff, oversize=oversized(diff, fits=("docs", "src")))
+    red = RiskFactor(
+        factor="auth", files=("src/app/auth.py",), severity=FactorSeverity.RED, why="auth"
+    )
+    pack = pack.model_copy(update={"risk": pack.risk.model_copy(update={"factors": (red,)})})
+    free = ReviewerSettings(challenger=ChallengerSettings(mode=ChallengerMode.OFF))
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        uncapped = run_reviewers(pack, diff, free, model=gw)
+    src_only = uncapped.estimated_cost_usd
+    assert src_only is not None
+    cap = free.model_copy(update={"max_cost_usd": src_only * 0.6})
+    server.requests.clear()
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        capped = run_reviewers(pack, diff, cap, model=gw)
+    assert capped.units == ("src",)
+    assert len(server.requests) == 1
+    assert capped.estimated_cost_usd is not None
+    assert capped.estimated_cost_usd <= src_only * 0.6
+    assert [(x.path, x.why.split(":")[0]) for x in capped.left_out] == [
+        ("docs/guide.md", "cost cap")
+    ]
+    assert "max_cost_usd" in capped.left_out[0].why
+    tokens_cap = free.model_copy(update={"max_input_tokens": 10})
+    server.requests.clear()
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        none = run_reviewers(pack, diff, tokens_cap, model=gw)
+    assert server.requests == []
+    assert {x.path for x in none.left_out} == {f.path for f in diff.files}
+    assert _run_named(none, "fresh_eyes").status is ReviewerStatus.SKIPPED
+
+
+@pytest.mark.parametrize(
+    ("author", "reviewed"),
+    [
+        ("dependabot[bot]", False),
+        ("renovate[bot]", False),
+        ("some-app[bot]", False),
+        ("dependabot", False),
+        ("alice", True),
+    ],
+)
+def test_bot_pull_requests_get_the_deterministic_review_only(
+    server: FakeAnthropic, author: str, reviewed: bool
+) -> None:
+    diff = source_diff()
+    pack = make_pack(diff)
+    pack = pack.model_copy(update={"pr": pack.pr.model_copy(update={"author": author})})
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        outcome = run_reviewers(pack, diff, ReviewerSettings(), model=gw)
+        opted_in = run_reviewers(pack, diff, ReviewerSettings(review_bots=True), model=gw)
+    fresh = _run_named(outcome, "fresh_eyes")
+    assert (fresh.status is ReviewerStatus.RAN) is reviewed
+    if not reviewed:
+        assert "review_bots" in (fresh.reason or "")
+    assert _run_named(opted_in, "fresh_eyes").status is ReviewerStatus.RAN
 
 
 def test_generated_files_are_never_sent_and_not_listed_twice(server: FakeAnthropic) -> None:

@@ -92,7 +92,8 @@ def blocker(result: Oversize, changed_lines: int, settings: OversizeSettings) ->
         message=(
             f"The diff is too large to review whole: ~{result.estimated_tokens} tokens "
             f"(limit {settings.max_diff_tokens}), {changed_lines} changed lines "
-            f"(limit {settings.max_changed_lines}). AI review is skipped; verifiers still run."
+            f"(limit {settings.max_changed_lines}). AI review goes by units of related files "
+            "(reviewers.oversized: chunk) and cannot see across them; verifiers still run."
             + (
                 f" Beyond {settings.full_analysis_max_lines} changed lines, content signals "
                 "are computed at file level (secrets, access control, migrations); "

@@ -1,7 +1,8 @@
-"""The coverage section: what the AI reviewers did not see, and why.
+"""The coverage section: how the model saw the PR, and what it did not see, and why.
 
-Generated, vendored, lock and excluded files (``diff.not_reviewed``). Empty when the model saw
-every changed file that has a patch (the metadata section lists files without a patch).
+Review units of a large PR, files left out for the token budget or a cost cap, and generated,
+vendored, lock and excluded files (``diff.not_reviewed``). Empty when the model saw the whole
+PR at once (the metadata section lists files without a patch).
 """
 
 from __future__ import annotations
@@ -22,7 +23,42 @@ _REASONS: dict[NotReviewedReason, str] = {
 
 
 def coverage(inp: PacketInput) -> list[str]:
-    """A collapsed "Not reviewed" table, or nothing."""
+    """What the model saw: review units, files left out for budget, generated files."""
+    out = _units(inp) + _left_out(inp)
+    generated = _generated(inp)
+    if out and generated:
+        out.append("")
+    return out + generated
+
+
+def _units(inp: PacketInput) -> list[str]:
+    units = inp.meta.review_units
+    if not units:
+        return []
+    shown = ", ".join(code(u, 60) for u in units[:_SHOWN])
+    more = f" and {len(units) - _SHOWN} more" if len(units) > _SHOWN else ""
+    return [
+        f"**Reviewed in {len(units)} unit(s)** of related files (riskiest first): {shown}{more}."
+    ]
+
+
+def _left_out(inp: PacketInput) -> list[str]:
+    left = inp.meta.left_out
+    if not left:
+        return []
+    lines = [
+        f"**Not reviewed by a model ({len(left)} file(s)):** split the PR or raise the cap.",
+        "",
+        "| File | Why |",
+        "|---|---|",
+    ]
+    lines += [f"| {code(x.path, 100)} | {cell(x.why, 200)} |" for x in left[:_SHOWN]]
+    if len(left) > _SHOWN:
+        lines.append(f"| … and {len(left) - _SHOWN} more | |")
+    return lines
+
+
+def _generated(inp: PacketInput) -> list[str]:
     skipped = inp.pack.diff.not_reviewed
     if not skipped:
         return []

@@ -10,6 +10,14 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s"
 
 
+def _estimate(tokens: int, cost: float | None) -> list[str]:
+    """The pre-call estimate of the reviewer calls, when there were any."""
+    if not tokens:
+        return []
+    usd = "unknown (no known price)" if cost is None else f"${cost:.4f}"
+    return [f"- Estimated before calling: {tokens} input tokens, {usd}."]
+
+
 def metadata(inp: PacketInput) -> list[str]:
     """A collapsed section with the run's provenance."""
     m = inp.meta
@@ -45,6 +53,7 @@ def metadata(inp: PacketInput) -> list[str]:
     lines += [
         "",
         f"- Tokens: {tin} in, {tout} out. Cost: {cost}. Wall time: {_seconds(m.wall_clock_ms)}.",
+        *_estimate(m.estimated_input_tokens, m.estimated_cost_usd),
         f"- Isolation: {cell(m.context_isolation, 300)}",
         f"- Trust mode: {cell(m.trust_mode, 40)}.",
     ]

@@ -36,6 +36,8 @@ class RunContext:
     system: str
     shared_prefix: str
     token: str
+    unit_prefix: str | None = None
+    """A review unit's own diff, sent after the shared prefix (units of a large PR)."""
 
 
 def build_context(
@@ -44,11 +46,19 @@ def build_context(
     redactor: Redactor,
     *,
     token_factory: TokenFactory | None = None,
+    diff_in_prefix: bool = True,
 ) -> RunContext:
-    """Redact, fence and assemble the shared prefix and the system text for one run."""
+    """Redact, fence and assemble the shared prefix and the system text for one run.
+
+    ``diff_in_prefix`` False leaves the diff out of the shared prefix (units of a large PR
+    each add theirs with :func:`unit_context`); the fence token is still chosen over all of
+    ``raw_diff``, so no unit's text can hold it.
+    """
     sections = _authored_sections(pack, raw_diff, redactor)
     data = "\n".join(text for _, text in sections)
     token = new_fence_token(data) if token_factory is None else new_fence_token(data, token_factory)
+    if not diff_in_prefix:
+        sections = [(label, text) for label, text in sections if label != "diff"]
     pack_json = json.dumps(
         pack.model_dump(mode="json", exclude=_AUTHORED),
         indent=1,
@@ -69,6 +79,23 @@ def build_context(
     prefix = redactor.redact("\n".join(parts))
     system = load_prompt("system").replace("{token}", token)
     return RunContext(system=system, shared_prefix=prefix, token=token)
+
+
+def unit_context(context: RunContext, raw_diff: str, redactor: Redactor) -> RunContext:
+    """``context`` with one review unit's diff, redacted, numbered and fenced."""
+    text = number_diff(redactor.redact(raw_diff)) or "(empty diff)"
+    unit = "\n".join(
+        [
+            "## diff (this review unit: the files below; the evidence pack covers the whole PR)",
+            fence(text, "diff", context.token),
+        ]
+    )
+    return RunContext(
+        system=context.system,
+        shared_prefix=context.shared_prefix,
+        token=context.token,
+        unit_prefix=redactor.redact(unit),
+    )
 
 
 def _authored_sections(

@@ -72,6 +72,7 @@ def request_for(
         system=shared.context.system,
         prompt=prompt.replace("{tool}", tool.name),
         shared_prefix=shared.context.shared_prefix,
+        unit_prefix=shared.context.unit_prefix,
         tool_name=tool.name,
         tool_description=tool.description,
         max_tokens=shared.settings.max_output_tokens,

@@ -205,6 +205,10 @@ def _system_blocks(request: ModelRequest) -> list[TextBlockParam]:
                 "cache_control": {"type": "ephemeral"},
             }
         )
+    if request.unit_prefix is not None:
+        blocks.append(
+            {"type": "text", "text": request.unit_prefix, "cache_control": {"type": "ephemeral"}}
+        )
     return blocks
 
 

@@ -57,6 +57,9 @@ class ModelRequest:
     shared_prefix: str | None = None
     """Text shared by every call of a run (evidence pack + diff), sent first and marked for
     prompt caching so the second and later calls read it from cache."""
+    unit_prefix: str | None = None
+    """A review unit's own text (its diff), sent right after ``shared_prefix`` and also marked
+    for caching (fresh-eyes and the challenger of one unit share it)."""
     tool_name: str = "submit"
     tool_description: str = "Submit the structured result."
     max_tokens: int = 8192

@@ -2,26 +2,58 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 from typing import assert_never
 
+from pr_review.evidence.paths import is_test
 from pr_review.reviewers.interface import StructuredModel
-from pr_review.reviewers.settings import ChallengerMode, OversizedMode, ReviewerSettings
+from pr_review.reviewers.settings import (
+    ChallengerMode,
+    OversizedMode,
+    ReviewerSettings,
+    call_cost,
+    price_for,
+)
+from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import EvidencePack
 from pr_review.schema.run import ReviewerRun, ReviewerStatus
 from pr_review.sources.diff import Diff
-from pr_review.sources.diff_select import drop_files, select_files
+from pr_review.sources.diff_select import drop_files, sections, select_files
+
+CHARS_PER_TOKEN = 3.5
+"""Characters per token of the pre-call estimate (code and diffs run 3-4)."""
+ESTIMATED_OUTPUT_TOKENS = 1500
+"""Output tokens assumed per call in the pre-call estimate (a review is 500-3,000)."""
 
 
 @dataclass(frozen=True)
 class Unit:
-    """A part of the PR reviewed on its own: the whole PR, or one subsystem chunk."""
+    """A part of the PR reviewed on its own: the whole PR, or a unit of related files."""
 
     suffix: str
-    """Appended to reviewer names: empty for the whole PR, ``:<subsystem>`` for a chunk."""
+    """Appended to reviewer names: empty for the whole PR, ``:<subsystem>[#n]`` for a unit."""
     raw_diff: str
     files: frozenset[str] | None
-    """The chunk's files; None for the whole PR."""
+    """The unit's files; None for the whole PR."""
+    risk: int = 0
+    """How risky the unit's files are (red factors, moderate factors, hotspots)."""
+    challenger: bool = True
+    """Whether the lane/authorship trigger may start the challenger on this unit."""
+    late_challenger: bool = True
+    """Whether an uncertain severe finding may still start one (False: the caps forbid it)."""
+    estimated_input_tokens: int = 0
+    estimated_cost_usd: float | None = None
+    calls: int = 0
+    """Calls the estimate counts (fresh-eyes, plus the challenger when the trigger holds)."""
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A file with a patch that no model saw, and why."""
+
+    path: str
+    why: str
 
 
 @dataclass(frozen=True)
@@ -33,6 +65,20 @@ class Units:
     policy_skip: ReviewerRun | None = None
     reviewed_files: frozenset[str] | None = None
     """None: every file with a patch was reviewed."""
+    left_out: tuple[LeftOut, ...] = ()
+    chunked: bool = False
+    """Units carry their own diff after the shared prefix (pack and PR text)."""
+
+    @property
+    def estimated_input_tokens(self) -> int:
+        """Pre-call estimate of the input tokens of the planned reviewer calls."""
+        return sum(u.estimated_input_tokens for u in self.reviewable)
+
+    @property
+    def estimated_cost_usd(self) -> float | None:
+        """Pre-call estimate in USD; None when a model has no known price."""
+        costs = [u.estimated_cost_usd for u in self.reviewable]
+        return None if any(c is None for c in costs) else round(sum(c or 0 for c in costs), 6)
 
 
 def skip_reason_for(
@@ -45,6 +91,11 @@ def skip_reason_for(
     """Why no AI reviewer runs at all, or None."""
     if not settings.enabled:
         return "AI reviewers disabled in the configuration (reviewers.enabled: false)"
+    if not settings.review_bots and is_bot(pack.pr.author):
+        return (
+            f"pull request by a bot (`{pack.pr.author}`): deterministic review only; set "
+            "reviewers.review_bots: true to review bot pull requests with the model"
+        )
     if skip_reason:
         return skip_reason
     if model is None:
@@ -57,6 +108,18 @@ def skip_reason_for(
             "reviewers.oversized: chunk to review it by subsystem"
         )
     return None
+
+
+BOT_LOGINS = frozenset({"dependabot", "dependabot-preview", "renovate", "renovate-bot"})
+"""Bot logins that do not carry GitHub's ``[bot]`` suffix everywhere (git authors, GHES)."""
+
+
+def is_bot(author: str | None) -> bool:
+    """Dependabot, Renovate, or any GitHub App login (``name[bot]``)."""
+    if not author:
+        return False
+    login = author.strip().lower()
+    return login.endswith("[bot]") or login in BOT_LOGINS
 
 
 def skipped_runs(reason: str, *, has_policies: bool) -> tuple[ReviewerRun, ...]:
@@ -93,31 +156,57 @@ def late_trigger_allowed(settings: ReviewerSettings) -> bool:
     return settings.challenger.mode is ChallengerMode.AUTO
 
 
-def plan_units(pack: EvidencePack, diff: Diff, settings: ReviewerSettings) -> Units:
-    """The whole PR, or (oversized, chunk mode) each subsystem part within the budget."""
-    oversize = pack.diff.oversize
+def plan_units(
+    pack: EvidencePack,
+    diff: Diff,
+    settings: ReviewerSettings,
+    *,
+    prefix_chars: int = 0,
+    only: frozenset[str] | None = None,
+    challenger_wanted: bool = False,
+) -> Units:
+    """The whole PR, or units of related files within the budget, riskiest first.
+
+    Units when the pack is oversized (chunk mode) or when ``only`` (an incremental re-review)
+    names the files to review again. ``prefix_chars`` is the size of what every call sends
+    besides the unit's diff (system text, pack, PR text); it feeds the cost estimate. The
+    cost caps drop the least risky units first; every file left out is listed with why.
+    """
     excluded = frozenset(n.path for n in pack.diff.not_reviewed)
-    if not oversize.oversized:
-        if not excluded:
-            return Units(reviewable=(Unit("", diff.raw, None),))
-        shown = frozenset(f.path for f in diff.files) - excluded
-        return Units(
-            reviewable=(Unit("", drop_files(diff.raw, excluded), shown),), reviewed_files=shown
+    shown = frozenset(f.path for f in diff.files if f.patch_available) - excluded
+    if not pack.diff.oversize.oversized and only is None:
+        raw = diff.raw if not excluded else drop_files(diff.raw, excluded)
+        files = None if not excluded else shown
+        calls = 2 if challenger_wanted else 1
+        whole = _estimated(Unit("", raw, files), prefix_chars, calls, settings)
+        return _capped((whole,), settings, chunked=False, policy_skip=None, every=shown)
+    wanted = shown if only is None else shown & only
+    units, left_out = _units(pack, diff, wanted, settings)
+    ranked = sorted(units, key=lambda u: (-u.risk, u.suffix))
+    ranked = [
+        _estimated(
+            replace(u, challenger=i < settings.challenger.max_units),
+            prefix_chars,
+            2 if challenger_wanted and i < settings.challenger.max_units else 1,
+            settings,
         )
-    parts = [p for p in oversize.split if p.estimated_tokens <= oversize.threshold_tokens]
-    units = tuple(
-        Unit(f":{p.subsystem}", select_files(diff.raw, frozenset(p.files)), frozenset(p.files))
-        for p in parts
+        for i, u in enumerate(ranked)
+    ]
+    why = (
+        "incremental re-review by units: policy verifiers judged the whole PR last time"
+        if only is not None
+        else "PR reviewed in units: policy verifiers judge the whole PR"
     )
-    reviewed = frozenset(f for p in parts for f in p.files)
-    policy_skip = ReviewerRun(
-        name="policy_verifiers",
-        status=ReviewerStatus.SKIPPED,
-        reason="oversized PR reviewed by subsystem chunks: policy verifiers judge the whole PR",
+    policy_skip = ReviewerRun(name="policy_verifiers", status=ReviewerStatus.SKIPPED, reason=why)
+    plan = _capped(tuple(ranked), settings, chunked=True, policy_skip=policy_skip, every=shown)
+    left_out = left_out + plan.left_out
+    if plan.reviewable:
+        return replace(plan, left_out=left_out)
+    reason = (
+        "no file changed since the reviewed head needs a model"
+        if only is not None and not wanted
+        else "no review unit fits the token budget and cost caps"
     )
-    if units:
-        return Units(reviewable=units, policy_skip=policy_skip, reviewed_files=reviewed)
-    reason = "oversized PR: no subsystem part fits the token budget on its own"
     return Units(
         reviewable=(),
         skipped=(
@@ -126,7 +215,231 @@ def plan_units(pack: EvidencePack, diff: Diff, settings: ReviewerSettings) -> Un
             policy_skip,
         ),
         reviewed_files=frozenset(),
+        left_out=left_out,
+        chunked=True,
     )
+
+
+def _units(
+    pack: EvidencePack, diff: Diff, wanted: frozenset[str], settings: ReviewerSettings
+) -> tuple[list[Unit], tuple[LeftOut, ...]]:
+    """Bundles (a source file and its tests) packed by subsystem into units within budget."""
+    by_path = {f.path: f for f in diff.files if f.path in wanted}
+    texts = sections(diff.raw, frozenset(by_path))
+    for path in by_path.keys() - texts.keys():
+        texts[path] = select_files(diff.raw, frozenset({path}))
+    subsystem = {t.path: t.subsystem for t in pack.diff.touched_files}
+    max_tokens = max(pack.diff.oversize.threshold_tokens, 1000)
+    lines = {p: f.insertions + f.deletions for p, f in by_path.items()}
+    tokens = {p: _tokens(len(texts[p])) for p in by_path}
+    scores = _file_risk(pack)
+    left_out: list[LeftOut] = []
+    groups: dict[str, list[list[str]]] = {}
+    for bundle in _bundles(pack, sorted(by_path)):
+        groups.setdefault(subsystem.get(bundle[0], "root"), []).append(bundle)
+    budget = _Budget(lines, tokens, settings.unit_max_lines, max_tokens)
+    units: list[Unit] = []
+    for name, bundles in sorted(groups.items()):
+        packed = _pack(bundles, budget, left_out)
+        for i, members in enumerate(packed):
+            suffix = f":{name}" if len(packed) == 1 else f":{name}#{i + 1}"
+            raw = "".join(texts[p] for p in sorted(members))
+            risk = sum(scores.get(p, 0) for p in members)
+            units.append(Unit(suffix, raw, frozenset(members), risk=risk))
+    return units, tuple(left_out)
+
+
+@dataclass(frozen=True)
+class _Budget:
+    lines: dict[str, int]
+    tokens: dict[str, int]
+    max_lines: int
+    max_tokens: int
+
+    def fits(self, members: list[str]) -> bool:
+        n_lines = sum(self.lines[p] for p in members)
+        n_tokens = sum(self.tokens[p] for p in members)
+        return n_lines <= self.max_lines and n_tokens <= self.max_tokens
+
+
+def _pack(bundles: list[list[str]], budget: _Budget, left_out: list[LeftOut]) -> list[list[str]]:
+    """First-fit packing of bundles; a bundle over budget goes file by file."""
+    packed: list[list[str]] = []
+    for bundle in bundles:
+        pieces = [bundle] if budget.fits(bundle) else [[p] for p in bundle]
+        for piece in pieces:
+            path = piece[0]
+            if budget.tokens[path] > budget.max_tokens:
+                left_out.append(
+                    LeftOut(
+                        path,
+                        f"too large for one model call on its own (~{budget.tokens[path]} "
+                        f"tokens, budget {budget.max_tokens})",
+                    )
+                )
+                continue
+            target = next((u for u in packed if budget.fits(u + piece)), None)
+            if target is None:
+                packed.append(list(piece))
+            else:
+                target.extend(piece)
+    return packed
+
+
+def _bundles(pack: EvidencePack, paths: list[str]) -> list[list[str]]:
+    """Each source file with the changed tests that test it; other files alone."""
+    changed = set(paths)
+    tests_of: dict[str, list[str]] = {}
+    claimed: set[str] = set()
+    for rel in pack.context.related_tests:
+        if rel.source_file in changed and rel.test_file in changed and rel.test_file not in claimed:
+            tests_of.setdefault(rel.source_file, []).append(rel.test_file)
+            claimed.add(rel.test_file)
+    stems = {PurePosixPath(p).stem: p for p in paths if p not in claimed and not is_test(p)}
+    for p in paths:
+        if p in claimed or not is_test(p):
+            continue
+        source = stems.get(_tested_stem(PurePosixPath(p).stem))
+        if source is not None:
+            tests_of.setdefault(source, []).append(p)
+            claimed.add(p)
+    return [[p, *tests_of.get(p, [])] for p in paths if p not in claimed]
+
+
+def _tested_stem(stem: str) -> str:
+    """``test_views`` / ``views_test`` / ``views.test`` / ``ViewsTest`` -> the tested stem."""
+    for prefix in ("test_",):
+        if stem.startswith(prefix):
+            return stem[len(prefix) :]
+    for suffix in ("_test", ".test", ".spec", "_spec", "Test", "Tests"):
+        if stem.endswith(suffix):
+            return stem[: -len(suffix)]
+    return stem
+
+
+def _file_risk(pack: EvidencePack) -> dict[str, int]:
+    """Per file: 10 per red factor, 3 per moderate factor naming it, 1 per hotspot."""
+    weight = {FactorSeverity.RED: 10, FactorSeverity.MODERATE: 3}
+    scores: dict[str, int] = {}
+    for factor in pack.risk.factors:
+        for path in factor.files:
+            scores[path] = scores.get(path, 0) + weight.get(factor.severity, 1)
+    for spot in pack.hotspots:
+        scores[spot.file] = scores.get(spot.file, 0) + 1
+    return scores
+
+
+def _tokens(chars: int) -> int:
+    return int(chars / CHARS_PER_TOKEN) + 1 if chars else 0
+
+
+def _estimated(unit: Unit, prefix_chars: int, calls: int, settings: ReviewerSettings) -> Unit:
+    """The unit with its pre-call estimate: every call sends the prefix and the unit's diff."""
+    tokens = calls * _tokens(prefix_chars + len(unit.raw_diff))
+    price = price_for(settings.fresh_eyes_model, settings.price_table())
+    cost = call_cost(
+        price,
+        input_tokens=tokens,
+        output_tokens=calls * ESTIMATED_OUTPUT_TOKENS,
+        cache_creation_input_tokens=0,
+        cache_read_input_tokens=0,
+    )
+    return replace(unit, estimated_input_tokens=tokens, estimated_cost_usd=cost, calls=calls)
+
+
+def _capped(
+    ranked: tuple[Unit, ...],
+    settings: ReviewerSettings,
+    *,
+    chunked: bool,
+    policy_skip: ReviewerRun | None,
+    every: frozenset[str],
+) -> Units:
+    """Keep units in risk order until the next would pass a cap; the rest are left out."""
+    kept: list[Unit] = []
+    left_out: list[LeftOut] = []
+    tokens, cost = 0, 0.0
+    stopped: str | None = None
+    for unit in ranked:
+        if stopped is None:
+            stopped = _over_cap(unit, tokens, cost, settings)
+        if stopped is not None:
+            files = every if unit.files is None else unit.files
+            left_out += [LeftOut(p, stopped) for p in sorted(files)]
+            continue
+        kept.append(unit)
+        tokens += unit.estimated_input_tokens
+        cost += unit.estimated_cost_usd or 0.0
+    if not chunked and not kept:
+        reason = left_out[0].why if left_out else "cost cap"
+        return Units(
+            reviewable=(),
+            skipped=(
+                ReviewerRun(name="fresh_eyes", status=ReviewerStatus.SKIPPED, reason=reason),
+                ReviewerRun(name="challenger", status=ReviewerStatus.SKIPPED, reason=reason),
+            ),
+            reviewed_files=frozenset(),
+            left_out=tuple(left_out),
+        )
+    kept = _late_allowance(kept, settings, tokens, cost)
+    if not chunked:
+        unit = kept[0]
+        return Units(reviewable=(unit,), reviewed_files=unit.files)
+    reviewed = frozenset(p for u in kept for p in (u.files or ()))
+    return Units(
+        reviewable=tuple(kept),
+        policy_skip=policy_skip,
+        reviewed_files=reviewed,
+        left_out=tuple(left_out),
+        chunked=True,
+    )
+
+
+def _late_allowance(
+    kept: list[Unit], settings: ReviewerSettings, tokens: int, cost: float
+) -> list[Unit]:
+    """Which units may still start a late challenger without passing a cap (riskiest first)."""
+    if settings.max_input_tokens is None and settings.max_cost_usd is None:
+        return kept
+    out = []
+    for unit in kept:
+        calls = max(unit.calls, 1)
+        extra = replace(
+            unit,
+            estimated_input_tokens=unit.estimated_input_tokens // calls,
+            estimated_cost_usd=None
+            if unit.estimated_cost_usd is None
+            else unit.estimated_cost_usd / calls,
+        )
+        allowed = _over_cap(extra, tokens, cost, settings) is None
+        if allowed:
+            tokens += extra.estimated_input_tokens
+            cost += extra.estimated_cost_usd or 0.0
+        out.append(replace(unit, late_challenger=allowed))
+    return out
+
+
+def _over_cap(unit: Unit, tokens: int, cost: float, settings: ReviewerSettings) -> str | None:
+    """Why ``unit`` would pass a cap after ``tokens``/``cost`` are spent, or None."""
+    cap_tokens = settings.max_input_tokens
+    if cap_tokens is not None and tokens + unit.estimated_input_tokens > cap_tokens:
+        return (
+            f"cost cap: reviewers.max_input_tokens {cap_tokens} reached (estimated "
+            f"{tokens + unit.estimated_input_tokens} with this unit); riskier units went first"
+        )
+    cap_cost = settings.max_cost_usd
+    if cap_cost is not None:
+        if unit.estimated_cost_usd is None:
+            return (
+                f"cost cap: reviewers.max_cost_usd is set but `{settings.fresh_eyes_model}` "
+                "has no known price (add it under reviewers.prices)"
+            )
+        if cost + unit.estimated_cost_usd > cap_cost:
+            return (
+                f"cost cap: reviewers.max_cost_usd ${cap_cost:.2f} reached (estimated "
+                f"${cost + unit.estimated_cost_usd:.4f} with this unit); riskier units went first"
+            )
+    return None
 
 
 def files_not_reviewed(

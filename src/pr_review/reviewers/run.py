@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pr_review.reviewers.anchors import AnchorIndex, injection_findings
-from pr_review.reviewers.context import build_context
+from pr_review.reviewers.context import RunContext, build_context, unit_context
 from pr_review.reviewers.critics import (
     ReviewerResult,
     Shared,
@@ -26,7 +26,9 @@ from pr_review.reviewers.critics import (
 )
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.plan import (
+    LeftOut,
     Unit,
+    Units,
     early_trigger,
     files_not_reviewed,
     late_trigger_allowed,
@@ -51,6 +53,7 @@ from pr_review.schema.pack import EvidencePack
 from pr_review.schema.run import ReviewerRun, ReviewerStatus
 from pr_review.schema.verdicts import VerdictFile
 from pr_review.sources.diff import Diff
+from pr_review.sources.diff_select import drop_files
 
 NO_KEY_REASON = "no ANTHROPIC_API_KEY: AI reviewers did not run"
 
@@ -63,6 +66,12 @@ class ReviewerOutcome:
     runs: tuple[ReviewerRun, ...]
     verdicts: VerdictFile | None
     files_not_reviewed: tuple[str, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
+    """Files with a patch no model saw because of the token budget or a cost cap, and why."""
+    units: tuple[str, ...] = ()
+    """Names of the review units, when the PR was reviewed in units."""
+    estimated_input_tokens: int = 0
+    estimated_cost_usd: float | None = None
 
 
 @dataclass(frozen=True)
@@ -85,11 +94,13 @@ def run_reviewers(
     session_id: str = "",
     progress: Callable[[str], None] | None = None,
     collaborators: Collaborators | None = None,
+    only: frozenset[str] | None = None,
 ) -> ReviewerOutcome:
     """Run fresh-eyes, the challenger (when triggered) and the policy verifiers on one PR.
 
     ``policy_files`` maps verifier file names to their JSON text. ``model`` None means no
-    API key: every reviewer is recorded as skipped with that reason.
+    API key: every reviewer is recorded as skipped with that reason. ``only`` (an incremental
+    re-review) limits the model to those files, reviewed in units.
     """
     say = progress or (lambda _message: None)
     env = collaborators or Collaborators()
@@ -108,14 +119,43 @@ def run_reviewers(
             verdicts=None,
             files_not_reviewed=files_not_reviewed(pack, diff, reviewed=None),
         )
-    units = plan_units(pack, diff, settings)
+    trigger = early_trigger(pack, settings)
+    base = build_context(
+        pack,
+        drop_files(diff.raw, frozenset(n.path for n in pack.diff.not_reviewed)),
+        redactor,
+        token_factory=env.token_factory,
+        diff_in_prefix=False,
+    )
+    units = plan_units(
+        pack,
+        diff,
+        settings,
+        prefix_chars=len(base.system) + len(base.shared_prefix),
+        only=only,
+        challenger_wanted=trigger is not None,
+    )
+    if not units.reviewable:
+        say("AI reviewers: nothing to review within the budget")
+        return _outcome(
+            pack,
+            diff,
+            units,
+            candidates=tuple(injection_findings(hits, (), index)),
+            runs=(*units.skipped, *bad_files),
+            verdicts=None,
+        )
+
+    def context_of(unit: Unit) -> RunContext:
+        if units.chunked:
+            return unit_context(base, unit.raw_diff, redactor)
+        return build_context(pack, unit.raw_diff, redactor, token_factory=env.token_factory)
+
     shared = [
         (
             unit,
             Shared(
-                context=build_context(
-                    pack, unit.raw_diff, redactor, token_factory=env.token_factory
-                ),
+                context=context_of(unit),
                 model=model,
                 index=AnchorIndex.from_diff(diff, only=unit.files)
                 if unit.files is not None
@@ -127,18 +167,41 @@ def run_reviewers(
         )
         for unit in units.reviewable
     ]
-    plan = _Plan(shared, policies, settings, early_trigger(pack, settings), units.policy_skip)
+    plan = _Plan(shared, policies, settings, trigger, units.policy_skip)
     results, verdicts = _execute(plan, session_id, say, env)
     reports = [
         (r.run.name, _source_of(r.run.name), report) for r in results for report in r.reports
     ]
     candidates = injection_findings(hits, reports, index)
     candidates += [c for r in results for c in r.candidates]
-    return ReviewerOutcome(
+    return _outcome(
+        pack,
+        diff,
+        units,
         candidates=tuple(candidates),
         runs=(*(r.run for r in results), *units.skipped, *bad_files),
         verdicts=verdicts,
+    )
+
+
+def _outcome(
+    pack: EvidencePack,
+    diff: Diff,
+    units: Units,
+    *,
+    candidates: tuple[CandidateFinding, ...],
+    runs: tuple[ReviewerRun, ...],
+    verdicts: VerdictFile | None,
+) -> ReviewerOutcome:
+    return ReviewerOutcome(
+        candidates=candidates,
+        runs=runs,
+        verdicts=verdicts,
         files_not_reviewed=files_not_reviewed(pack, diff, reviewed=units.reviewed_files),
+        left_out=units.left_out,
+        units=tuple(u.suffix.lstrip(":") for u in units.reviewable if units.chunked),
+        estimated_input_tokens=units.estimated_input_tokens,
+        estimated_cost_usd=units.estimated_cost_usd,
     )
 
 
@@ -184,7 +247,7 @@ def _execute(
                 pool.submit(
                     run_challenger, s, trigger=plan.trigger, name=f"challenger{unit.suffix}"
                 )
-                if plan.trigger
+                if plan.trigger and unit.challenger
                 else None,
             )
             for unit, s in plan.units
@@ -242,7 +305,7 @@ def _maybe_late(
     Returns the started challenger, or None and the record of why it did not run.
     """
     name = f"challenger{unit.suffix}"
-    allowed = late_trigger_allowed(settings)
+    allowed = late_trigger_allowed(settings) and unit.late_challenger
     severe = uncertain_severe(fe_result.candidates) if allowed else None
     if severe is None:
         why = (
@@ -250,6 +313,8 @@ def _maybe_late(
             "and no high or critical finding held with less than high confidence"
             if allowed
             else "challenger mode off"
+            if not late_trigger_allowed(settings)
+            else "a cost cap leaves no room for the challenger on this unit"
         )
         skipped = ReviewerRun(name=name, status=ReviewerStatus.SKIPPED, reason=why)
         return None, ReviewerResult(skipped)

@@ -28,7 +28,8 @@ class OversizedMode(StrEnum):
     SKIP = "skip"
     """No AI review; the packet says why and recommends a split."""
     CHUNK = "chunk"
-    """Review each subsystem part that fits on its own; list the files that were not reviewed."""
+    """Review units of related files (a subsystem, a source file with its tests) that fit the
+    budget, riskiest first; list the files left out and why."""
 
 
 class ModelPrice(_Section):
@@ -73,6 +74,13 @@ class ChallengerSettings(_Section):
         le=1,
         description="Share of AI-assisted commits at or above which the challenger starts.",
     )
+    max_units: int = Field(
+        default=3,
+        ge=1,
+        description="A PR reviewed in units: the lane/authorship trigger starts the challenger "
+        "on this many of the riskiest units (an uncertain severe finding still starts it on "
+        "its own unit).",
+    )
 
 
 class ReviewerSettings(_Section):
@@ -85,7 +93,24 @@ class ReviewerSettings(_Section):
     policy_batch_size: int = Field(
         default=8, ge=1, description="Verifier files judged per model call."
     )
-    oversized: OversizedMode = OversizedMode.SKIP
+    oversized: OversizedMode = OversizedMode.CHUNK
+    unit_max_lines: int = Field(
+        default=600,
+        ge=50,
+        description="Changed lines per review unit when a PR is reviewed in units (oversized "
+        "or incremental); a unit also stays within oversize.max_diff_tokens.",
+    )
+    max_input_tokens: int | None = Field(
+        default=None, ge=1, description="Estimated input tokens per run above which units stop."
+    )
+    max_cost_usd: float | None = Field(
+        default=None, gt=0, description="Estimated USD per run above which units stop."
+    )
+    review_bots: bool = Field(
+        default=False,
+        description="Also run the AI reviewers on PRs by bots (Dependabot, Renovate, any "
+        "`[bot]` login); by default they get the deterministic review only.",
+    )
     max_concurrency: int = Field(default=4, ge=1, description="Model calls in flight at once.")
     max_retries: int = Field(
         default=3, ge=0, description="SDK retries on 429, 5xx and 529 (with its own backoff)."

@@ -53,6 +53,13 @@ class ReviewerRun(Frozen):
     duration_ms: int = 0
 
 
+class LeftOutFile(Frozen):
+    """A file with a patch that no model saw because of the token budget or a cost cap."""
+
+    path: str
+    why: str
+
+
 class ReviewMeta(Frozen):
     """Everything the packet's metadata section says about the run."""
 
@@ -64,6 +71,14 @@ class ReviewMeta(Frozen):
     )
     files_not_reviewed: tuple[str, ...] = ()
     """Files no AI reviewer saw (oversized PR, or no patch from the source)."""
+    left_out: tuple[LeftOutFile, ...] = ()
+    """Files left out for the token budget or a cost cap, with why (also in the list above)."""
+    review_units: tuple[str, ...] = ()
+    """The units a large or incremental review was split into (empty: the whole PR at once)."""
+    estimated_input_tokens: int = 0
+    """Input tokens of the planned reviewer calls, estimated before calling."""
+    estimated_cost_usd: float | None = None
+    """USD of the planned reviewer calls, estimated before calling (None: no known price)."""
     trust_mode: str = "trusted"
 
     @property
