@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pr_review.schema.enums import TrustMode
+from pr_review.evidence.paths import is_test
+from pr_review.schema.enums import TrustMode, VerifierSeverity
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -26,6 +27,12 @@ from pr_review.verifiers.model import (
 )
 from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
 from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
+from pr_review.verifiers.rule_catalog import (
+    BANDIT_LOW_KEPT_OUTSIDE_TESTS,
+    BANDIT_OFF_IN_TESTS,
+    RUFF_DEFAULT_IGNORE,
+    RUFF_DEFAULT_SELECT,
+)
 from pr_review.verifiers.sides import Side, run_tool
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -108,7 +115,14 @@ class Ruff:
         def argv(side: Side, out: Path) -> list[str]:
             # --no-cache and --output-file override config keys that would write elsewhere;
             # --force-exclude honours the repository's excludes for explicitly passed files.
-            chosen = ["--config", str(side.root / config)] if config else ["--isolated"]
+            # Without a configuration of its own, the repository gets the bug-finding default
+            # set (see rule_catalog), never ruff's or our style rules.
+            chosen = (
+                ["--config", str(side.root / config)]
+                if config
+                else ["--isolated", "--select", ",".join(RUFF_DEFAULT_SELECT),
+                      "--ignore", ",".join(RUFF_DEFAULT_IGNORE)]
+            )  # fmt: skip
             return ["check", "--no-cache", "--exit-zero", "--force-exclude",
                     "--output-format", "json", "--output-file", str(out),
                     *chosen, "--", *side.files]  # fmt: skip
@@ -139,9 +153,24 @@ class Bandit:
             findings, errors = parse_bandit(text, root)
             if errors and not findings:
                 raise OutputError("bandit could not parse: " + "; ".join(errors[:3]))
-            return findings
+            return findings if config else bandit_default_set(findings)
 
         return two_sided(ctx, deadline, "bandit", module="bandit", argv_for=argv, parse=parse)
+
+
+def bandit_default_set(findings: Sequence[RawFinding]) -> tuple[RawFinding, ...]:
+    """The default bandit set: medium severity and up, plus hard-coded passwords outside
+    tests; assert and hard-coded-password rules never in test code."""
+    out = []
+    for f in findings:
+        in_tests = is_test(f.path)
+        if in_tests and f.rule_id in BANDIT_OFF_IN_TESTS:
+            continue
+        low = f.severity is VerifierSeverity.INFO
+        if low and f.rule_id not in BANDIT_LOW_KEPT_OUTSIDE_TESTS:
+            continue
+        out.append(f)
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from pr_review.schema.finding import CandidateFinding, Evidence
 from pr_review.schema.pack import Verification, VerifierFinding, VerifierRun
 from pr_review.sources.diff import Diff
 from pr_review.verifiers.model import Category
+from pr_review.verifiers.rule_catalog import rule_text, title_for
 
 _BUILTIN_CATEGORY = {
     "ruff": Category.LINT,
@@ -81,7 +82,9 @@ def confidence_for(category: Category, severity: VerifierSeverity) -> Confidence
 
 
 def action_for(category: Category, severity: VerifierSeverity) -> Action:
-    """Secrets and errors are to fix; the rest to verify."""
+    """Secrets and errors are to fix; the rest (and placeholder-looking secrets) to verify."""
+    if severity is VerifierSeverity.INFO:
+        return Action.VERIFY
     if category is Category.SECRETS or severity is VerifierSeverity.ERROR:
         return Action.FIX
     return Action.VERIFY
@@ -118,23 +121,32 @@ def _candidate(run: VerifierRun, finding: VerifierFinding, diff: Diff) -> Candid
                          finding.rule_id)  # fmt: skip
     rule = f" {finding.rule_id}" if finding.rule_id else ""
     where = f"{finding.file}:{finding.line}" if finding.line else finding.file
+    entry = rule_text(run.name, finding.rule_id)
+    why = f"{entry.why} Fix: {entry.fix}" if entry is not None else _WHY[category]
+    severity = severity_for(category, finding.severity)
+    if entry is not None and entry.severity is not None and (
+        category is not Category.SECRETS
+    ):
+        severity = entry.severity
+    # A secrets guess on a placeholder value (INFO) is information, not a leak to rotate.
+    leak = category is Category.SECRETS and finding.severity is not VerifierSeverity.INFO
     return CandidateFinding(
         finding_id=f"verifier:{run.name}:{digest[:12]}",
         source=FindingSource.VERIFIER,
-        title=f"{run.name}{rule}: {finding.message.splitlines()[0][:140]}",
+        title=title_for(run.name, finding.rule_id, finding.file),
         file=finding.file,
         line_start=finding.line,
         line_end=finding.end_line or finding.line,
         hunk=None if category is Category.SECRETS else cited,
-        why_it_matters=_WHY[category],
+        why_it_matters=why,
         evidence=Evidence(
             type=EvidenceType.VERIFIER_OUTPUT,
             detail=f"{run.name}{rule} at {where} ({finding.severity.value}): {finding.message}",
         ),
         confidence=confidence_for(category, finding.severity),
-        severity=severity_for(category, finding.severity),
+        severity=severity,
         action=action_for(category, finding.severity),
-        requires_human=category is Category.SECRETS,
+        requires_human=leak,
         origin=run.name,
         category=category.value,
         rule_id=finding.rule_id,

@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from pr_review.evidence.paths import PathKind, classify
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -147,6 +148,14 @@ PLACEHOLDER_VALUES = frozenset(
 )
 """Values that name a secret instead of being one (documentation and sample config)."""
 
+PLACEHOLDER_MARKERS = frozenset(
+    {"test", "testing", "fake", "dummy", "example", "sample", "mock", "placeholder", "demo",
+     "changeme", "xxx", "xxxx", "redacted", "notasecret", "fixture"}
+)  # fmt: skip
+"""A value with one of these as a word part (``whsec_test``, ``sk_test_fake``) is a sample."""
+
+_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
+
 _VALUE = re.compile(r"""(?:["']([^"'\n]{0,200})["'])|(?:[=:]\s*([^\s"',;]{1,200}))""")
 
 
@@ -156,7 +165,11 @@ def looks_like_placeholder(text: str) -> bool:
     Only used for detect-secrets' guessing detectors (keyword and entropy), never for a
     provider pattern: a real key never looks like this.
     """
-    values = [a or b for a, b in _VALUE.findall(text) if (a or b)]
+    values = [
+        m[1] or m[2]
+        for m in _VALUE.finditer(text)
+        if (m[1] or m[2]) and not (m[1] and text[m.end() :].lstrip().startswith(":"))
+    ]  # a quoted string followed by ":" is a mapping key, not a value
     candidates = [v for v in values if not v.endswith(":")]
     if not candidates:
         return False
@@ -165,8 +178,10 @@ def looks_like_placeholder(text: str) -> bool:
 
 def _placeholder(value: str) -> bool:
     lowered = value.lower()
+    parts = {p.lower() for p in _PARTS.split(value) if p}
     return (
         lowered in PLACEHOLDER_VALUES
+        or bool(parts & PLACEHOLDER_MARKERS)
         or (lowered.startswith("<") and lowered.endswith(">"))
         or (lowered.startswith("${") and lowered.endswith("}"))
         or (lowered.startswith("{{") and lowered.endswith("}}"))
@@ -175,13 +190,18 @@ def _placeholder(value: str) -> bool:
     )
 
 
+SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
+"""Where a keyword or entropy guess is most likely a fixture or an example value."""
+
+
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = ""
 ) -> RawFinding:
     """One finding per line: our kind when we have one, else the detector's.
 
-    A guess (keyword or entropy detector) whose values are placeholders is reported as
-    information, not as a leaked credential.
+    A guess (keyword or entropy detector) whose values are placeholders, or that sits in test
+    code or documentation (fixtures and examples), is reported as information, not as a
+    leaked credential. Provider patterns (a real key's shape) are never downgraded.
     """
     if ours:
         rule = sorted(ours)[0]
@@ -197,6 +217,9 @@ def _finding(
     if heuristic_only and looks_like_placeholder(text):
         severity = VerifierSeverity.INFO
         extra += "; the value looks like a placeholder"
+    elif heuristic_only and classify(path) in SAMPLE_CONTEXTS:
+        severity = VerifierSeverity.INFO
+        extra += f"; a guess in {classify(path).value} files, where sample values are expected"
     return RawFinding(
         path=path,
         line=line,
