@@ -30,7 +30,8 @@ def test_every_input_comes_out_once_surfaced_or_suppressed_with_a_reason(
     assert sum(merged.values()) == sum(
         1
         for f in result.findings
-        if f.suppression_reason and f.suppression_reason.startswith(("merged", "reviewer"))
+        if f.suppression_reason
+        and f.suppression_reason.startswith(("merged", "reviewer", "corroborates"))
     )
 
 

@@ -127,17 +127,116 @@ def test_style_reason_names_the_linter_that_passed() -> None:
     assert reason(result, "x") == "style-only finding; the linter ruff checked this file and passed"
 
 
-def test_a_reviewers_copy_of_a_verifier_finding_is_suppressed_in_favour_of_the_verifier() -> None:
+def test_a_verifier_hit_on_the_same_lines_corroborates_the_reviewers_finding() -> None:
     tool = cand(
         "v1",
         source=FindingSource.VERIFIER,
         origin="bandit",
+        rule_id="B608",
+        title="SQL built by string formatting in `app.py`",
+        why_it_matters="A query assembled from strings is open to SQL injection.",
         severity=Severity.MEDIUM,
         evidence=Evidence(type=EvidenceType.VERIFIER_OUTPUT, detail="B608 line 11"),
     )
-    result = run(tool, cand("r1"))
-    assert reason(result, "v1") is None
-    assert "reviewer's copy of verifier finding v1" in (reason(result, "r1") or "")
+    reviewer = cand(
+        "r1",
+        title="sort_dir reaches ORDER BY unvalidated",
+        why_it_matters="An attacker appends SQL through the sort direction (SQL injection).",
+    )
+    result = run(tool, reviewer)
+    head = next(f for f in result.surfaced if f.finding_id == "r1")
+    assert head.title == reviewer.title
+    assert head.why_it_matters == reviewer.why_it_matters
+    assert "bandit:B608" in head.corroborated_by
+    assert head.evidence == reviewer.evidence
+    assert (reason(result, "v1") or "").startswith("corroborates r1")
+
+
+def test_a_verifier_hit_elsewhere_in_the_file_does_not_absorb_the_reviewers_finding() -> None:
+    tool = cand(
+        "v1",
+        source=FindingSource.VERIFIER,
+        origin="bandit",
+        rule_id="B608",
+        title="SQL built by string formatting in `app.py`",
+        why_it_matters="A query assembled from strings is open to SQL injection.",
+        line_start=40,
+        line_end=44,
+        severity=Severity.MEDIUM,
+        confidence=Confidence.MEDIUM,
+        evidence=Evidence(type=EvidenceType.VERIFIER_OUTPUT, detail="B608 line 40"),
+    )
+    reviewer = cand("r1", title="SQL injection through sort_dir", line_start=11, line_end=12)
+    result = run(tool, reviewer, diff=None)
+    assert reason(result, "r1") is None
+    head = next(f for f in result.surfaced if f.finding_id == "r1")
+    assert head.corroborated_by == ()
+    assert "Other checks" in (reason(result, "v1") or "")
+
+
+def test_the_same_rule_at_two_distant_places_is_two_findings() -> None:
+    def hit(fid: str, line: int) -> CandidateFinding:
+        return cand(
+            fid,
+            source=FindingSource.VERIFIER,
+            origin="ruff",
+            rule_id="F821",
+            title="Undefined name in `app.py`",
+            line_start=line,
+            line_end=line,
+            evidence=Evidence(type=EvidenceType.VERIFIER_OUTPUT, detail="F821"),
+        )
+
+    result = run(hit("v1", 10), hit("v2", 90), diff=None)
+    assert {f.finding_id for f in result.surfaced} == {"v1", "v2"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"severity": Severity.LOW}, "low-severity note"),
+        (
+            {
+                "confidence": Confidence.MEDIUM,
+                "evidence": Evidence(type=EvidenceType.CONTEXTUAL_REASONING, detail="probably"),
+            },
+            "contextual reasoning only",
+        ),
+        (
+            {
+                "source": FindingSource.VERIFIER,
+                "origin": "bandit",
+                "rule_id": "B608",
+                "severity": Severity.MEDIUM,
+                "confidence": Confidence.MEDIUM,
+            },
+            "listed under Other checks",
+        ),
+    ],
+)
+def test_findings_below_the_bar_are_minor_and_listed(fields: dict[str, Any], expected: str) -> None:
+    result = run(cand("x", **fields))
+    got = next(f for f in result.findings if f.finding_id == "x")
+    assert got.suppressed
+    assert got.minor
+    assert expected in (got.suppression_reason or "")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},  # high severity with cited code
+        {"severity": Severity.CRITICAL, "evidence": Evidence(
+            type=EvidenceType.CONTEXTUAL_REASONING, detail="reasoning")},
+        {"source": FindingSource.VERIFIER, "origin": "secrets", "rule_id": "aws_access_key_id",
+         "severity": Severity.CRITICAL},
+        {"source": FindingSource.VERIFIER, "origin": "ruff", "rule_id": "F821",
+         "severity": Severity.MEDIUM, "confidence": Confidence.HIGH},
+    ],
+)  # fmt: skip
+def test_findings_that_clear_the_bar_are_ranked(fields: dict[str, Any]) -> None:
+    result = run(cand("x", **fields))
+    assert reason(result, "x") is None
 
 
 def test_disagreeing_actions_from_different_origins_contest_the_finding() -> None:

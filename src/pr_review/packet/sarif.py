@@ -33,7 +33,10 @@ def rule_id(f: SynthesizedFinding) -> str:
 
 def to_sarif(findings: Sequence[SynthesizedFinding], *, tool_version: str) -> dict[str, Any]:
     """A SARIF log (one run) of the surfaced findings, in rank order."""
-    shown = sorted((f for f in findings if not f.suppressed), key=lambda f: f.rank or 0)
+    shown = sorted(
+        (f for f in findings if not f.suppressed or f.minor),
+        key=lambda f: (f.rank or 10**9, f.finding_id),
+    )
     rules: dict[str, int] = {}
     for f in shown:
         rules.setdefault(rule_id(f), len(rules))

@@ -87,6 +87,13 @@ class SynthesizedFinding(CandidateFinding):
     positions: tuple[str, ...] = Field(
         default=(), description="added: for contested findings, each side's position."
     )
+    minor: bool = Field(
+        default=False,
+        description="added: below the bar for the ranked list (a verifier-only finding "
+        "that is neither high severity nor a sure medium; a low-severity note; a single "
+        "reviewer's contextual reasoning); suppressed, and listed in the packet's collapsed "
+        "'Other checks' (verifier) or 'Minor notes' (reviewer) table.",
+    )
     rank_score: float | None = Field(default=None, description="added: ranking score.")
     rank: int | None = Field(default=None, description="added: 1-based rank when surfaced.")
     review_status: ReviewStatus | None = Field(default=None, description="added.")

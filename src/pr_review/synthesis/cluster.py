@@ -6,7 +6,9 @@ tolerance), ``far`` (both have lines, farther apart) or ``unknown`` (a side has 
 A pair merges when its text similarity (:mod:`.text`) reaches the threshold for its place:
 ``far_merge`` when both cite lines farther apart than the tolerance, ``near_merge`` otherwise
 (an unknown place is no evidence of being apart, so the text decides at the near bar).
-A shared rule id at a near place merges outright. Pairs just below a threshold are
+A shared rule id at a near place merges outright; two verifier findings merge only so. A
+verifier finding and a reviewer finding merge only at the same or a near place (a tool hit
+speaks for its own lines). Pairs just below a threshold are
 *ambiguous*; with a model they are settled in one batched call (:mod:`.tiebreak`),
 without one they stay apart.
 Clusters are the connected components of the merged pairs (transitive, so the result does
@@ -22,7 +24,7 @@ from enum import StrEnum
 from pr_review.schema.enums import FindingSource
 from pr_review.schema.finding import CandidateFinding
 from pr_review.synthesis.settings import SynthesisSettings
-from pr_review.synthesis.text import idf_weights, similarity, terms
+from pr_review.synthesis.text import idf_weights, shared_concepts, similarity, terms
 
 
 class Place(StrEnum):
@@ -125,9 +127,19 @@ def _judge(
     same_rule = a.rule_id is not None and a.rule_id == b.rule_id
     if near and same_rule:
         return Edge(i, j, place, 1.0, Decision.MERGE, same_rule=True)
-    if _both_verifiers(a, b) and not same_rule:
-        # Two tool findings with different rules are different problems by construction.
+    if _both_verifiers(a, b):
+        # Two tool findings with different rules are different problems by construction; the
+        # same rule at two distant places is two problems (two queries), not one.
         return None
+    if _one_verifier(a, b):
+        if not near:
+            # A tool hit stands for its own lines only: a reviewer finding elsewhere in the
+            # file (even on the same concern) is about different code; it is not absorbed.
+            return None
+        if shared_concepts(ma.text_terms, mb.text_terms):
+            # Same lines, same concern (SQL injection, a secret, ...): one finding, the
+            # reviewer's text with the tool's rule as corroboration.
+            return Edge(i, j, place, 1.0, Decision.MERGE)
     score = max(
         similarity(ma.title_terms, mb.title_terms, weights),
         similarity(ma.text_terms, mb.text_terms, weights),
@@ -145,6 +157,10 @@ def _judge(
 
 def _both_verifiers(a: CandidateFinding, b: CandidateFinding) -> bool:
     return a.source is FindingSource.VERIFIER and b.source is FindingSource.VERIFIER
+
+
+def _one_verifier(a: CandidateFinding, b: CandidateFinding) -> bool:
+    return (a.source is FindingSource.VERIFIER) != (b.source is FindingSource.VERIFIER)
 
 
 def components(count: int, edges: Sequence[Edge]) -> tuple[tuple[int, ...], ...]:

@@ -21,7 +21,7 @@ from pr_review.synthesis.memory import fingerprint
 from pr_review.synthesis.merge import ClusterView, as_member, member_reason, view
 from pr_review.synthesis.report import ClusterReport, PairReport, render_report
 from pr_review.synthesis.settings import SynthesisSettings
-from pr_review.synthesis.suppress import Judged, reason_for
+from pr_review.synthesis.suppress import Judged, minor_reason, reason_for
 from pr_review.synthesis.tiebreak import settle
 
 
@@ -107,15 +107,19 @@ def _canonical(
     corroborated = len(cv.agreeing_origins) >= 2
     confidence = f.confidence.step_up() if corroborated else f.confidence
     contested = bool(cv.contested_by)
-    judged = Judged(f, confidence, len(cv.agreeing_origins), contested)
+    severity = cv.severity or f.severity
+    support = cv.support or f.evidence.type
+    judged = Judged(f.model_copy(update={"severity": severity}), confidence,
+                    len(cv.agreeing_origins), contested)  # fmt: skip
     reason = reason_for(judged, diff=diff, verification=verification, settings=settings)
-    data = f.model_dump(exclude={"fingerprint", "action", "requires_human"})
+    data = f.model_dump(exclude={"fingerprint", "action", "requires_human", "severity"})
     return SynthesizedFinding(
         **data,
+        severity=severity,
         action="discuss" if contested else f.action,
         requires_human=True if contested else f.requires_human,
         fingerprint=f.fingerprint or fingerprint(f, diff),
-        corroborated_by=cv.agreeing_origins if corroborated else (),
+        corroborated_by=cv.corroborating if corroborated else (),
         contested_by=cv.contested_by,
         merged_confidence=confidence,
         suppressed=reason is not None,
@@ -123,7 +127,8 @@ def _canonical(
         merged_ids=tuple(sorted(m.finding_id for m in cv.others)),
         dedup_strategy=cv.strategy.value if cv.strategy else None,
         positions=cv.positions,
-        rank_score=float(rank.score(f.severity, confidence, f.evidence.type)),
+        rank_score=float(rank.score(severity, confidence, support)),
+        minor=reason is not None and reason == minor_reason(judged),
     )
 
 

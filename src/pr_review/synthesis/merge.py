@@ -1,9 +1,11 @@
 """Turn one cluster into findings: a canonical one (corroborated or contested) and members.
 
-Canonical choice: among the members that do not refute, verifier findings first (a
-reviewer's copy of a verifier finding is suppressed in favour of the verifier's), then the
-highest severity, then confidence, then evidence strength (verifier output > hunk-level code
-> repo policy > contextual reasoning), then id.
+Canonical choice: among the members that do not refute, reviewer findings first (their
+title, reasoning, evidence and fix are specific; a tool's generic message never replaces
+them: the tool's rule goes into ``corroborated_by``), then the highest severity, then
+confidence, then evidence strength (verifier output > hunk-level code > repo policy >
+contextual reasoning), then id. The cluster keeps the highest severity its agreeing members
+give and ranks with the strongest evidence any of them has.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pr_review.schema.enums import Action, Classification, FindingSource
+from pr_review.schema.enums import Action, Classification, EvidenceType, FindingSource, Severity
 from pr_review.schema.finding import CandidateFinding, SynthesizedFinding
 from pr_review.synthesis.cluster import Edge, Place
 
@@ -36,11 +38,25 @@ class ClusterView:
     contested_by: tuple[str, ...]
     positions: tuple[str, ...]
     strategy: DedupStrategy | None
+    corroborating: tuple[str, ...] = ()
+    """Agreeing producers as shown in ``corroborated_by``: a tool with its rule
+    (``bandit:B608``), a reviewer by name."""
+    severity: Severity | None = None
+    """The highest severity among the agreeing members."""
+    support: EvidenceType | None = None
+    """The strongest evidence among the agreeing members."""
+
+
+def label(f: CandidateFinding) -> str:
+    """How a producer appears in ``corroborated_by``: ``tool:RULE`` for verifier output."""
+    if f.source is FindingSource.VERIFIER and f.rule_id:
+        return f"{f.producer}:{f.rule_id}"
+    return f.producer
 
 
 def _strength(f: CandidateFinding) -> tuple[int, int, int, int]:
     return (
-        1 if f.source is FindingSource.VERIFIER else 0,
+        0 if f.source is FindingSource.VERIFIER else 1,
         f.severity.weight,
         f.confidence.weight,
         f.evidence.type.strength,
@@ -68,6 +84,7 @@ def view(members: Sequence[CandidateFinding], edges: Sequence[Edge]) -> ClusterV
     positions: tuple[str, ...] = ()
     if contested_by:
         positions = (_position(canonical), *(_position(m) for m in dissent))
+    backing = agreeing or [canonical]
     return ClusterView(
         canonical,
         others,
@@ -75,6 +92,9 @@ def view(members: Sequence[CandidateFinding], edges: Sequence[Edge]) -> ClusterV
         contested_by,
         positions,
         _strategy(members, edges, origins, bool(contested_by)),
+        tuple(sorted({label(m) for m in agreeing})),
+        max((m.severity for m in backing), key=lambda s: s.weight),
+        max((m.evidence.type for m in backing), key=lambda e: e.strength),
     )
 
 
@@ -102,6 +122,12 @@ def _strategy(
 
 def member_reason(member: CandidateFinding, canonical: CandidateFinding, strategy: str) -> str:
     """Why a non-canonical member is suppressed."""
+    if member.source is FindingSource.VERIFIER and canonical.source is not FindingSource.VERIFIER:
+        return (
+            f"corroborates {canonical.finding_id}: {label(member)} reports the same concern on "
+            f"the same lines; the reviewer's explanation is kept and the rule is listed in "
+            f"corroborated_by"
+        )
     if canonical.source is FindingSource.VERIFIER and member.source is not FindingSource.VERIFIER:
         return (
             f"reviewer's copy of verifier finding {canonical.finding_id} "

@@ -16,6 +16,7 @@ from pr_review.schema.enums import (
     Confidence,
     EvidenceType,
     FindingSource,
+    Severity,
     VerifierStatus,
 )
 from pr_review.schema.finding import CandidateFinding
@@ -123,7 +124,57 @@ def _uncorroborated(j: Judged, _v: Verification | None, s: SynthesisSettings) ->
     return None
 
 
-_JUDGEMENT_RULES = (_refutes_nothing, _below_severity, _style, _weak_guess, _uncorroborated)
+def clears_bar(f: CandidateFinding, origins: int) -> bool:
+    """Whether a finding belongs in the ranked list (the evidence bar).
+
+    A verifier-only finding: high or critical severity, or medium from a checker that is
+    sure of it (an undefined name, a type error). A reviewer finding: above low severity,
+    and, unless critical, backed by cited code, a second origin or the reviewer's high
+    confidence (the tile's threshold drops low-confidence contextual reasoning; one
+    reviewer's medium-confidence reasoning is listed, not ranked).
+    """
+    if f.source is FindingSource.VERIFIER and origins < 2:
+        if f.severity.weight >= Severity.HIGH.weight:
+            return True
+        return f.severity is Severity.MEDIUM and f.confidence is Confidence.HIGH
+    if f.severity is Severity.LOW:
+        return False
+    contextual = f.evidence.type is EvidenceType.CONTEXTUAL_REASONING
+    unsure = f.confidence is not Confidence.HIGH
+    return not (contextual and unsure and origins < 2 and f.severity is not Severity.CRITICAL)
+
+
+def minor_reason(j: Judged) -> str | None:
+    """Why a finding is below the bar: suppressed, listed in a collapsed table."""
+    f = j.canonical
+    if clears_bar(f, j.origins):
+        return None
+    if f.source is FindingSource.VERIFIER and j.origins < 2:
+        rule = f" {f.rule_id}" if f.rule_id else ""
+        return (
+            f"verifier-only {f.severity} finding ({f.producer}{rule}) below the bar for the "
+            "ranked list; listed under Other checks"
+        )
+    if f.severity is Severity.LOW:
+        return "low-severity note below the bar for the ranked list; listed under Minor notes"
+    return (
+        f"{f.severity} finding from one reviewer resting on {f.confidence}-confidence "
+        "contextual reasoning only (no cited code, no second origin); listed under Minor notes"
+    )
+
+
+def _minor(j: Judged, _v: Verification | None, _s: SynthesisSettings) -> str | None:
+    return minor_reason(j)
+
+
+_JUDGEMENT_RULES = (
+    _refutes_nothing,
+    _below_severity,
+    _style,
+    _weak_guess,
+    _minor,
+    _uncorroborated,
+)
 
 
 def _style_reason(f: CandidateFinding, verification: Verification | None) -> str:

@@ -228,8 +228,38 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
     Concept(
         "@sql_injection",
-        (r"\bsql[ -]?injection\b", r"\bsqli\b", r"\braw sql\b"),
-        ("SQL injection in query", "raw SQL built from input"),
+        (
+            r"\bsql[ -]?injection\b",
+            r"\bsqli\b",
+            r"\braw sql\b",
+            r"\bstring[- ]based query\b",
+            r"\bsql (?:built|assembled) (?:by|from|with)\b",
+        ),
+        (
+            "SQL injection in query",
+            "raw SQL built from input",
+            "Possible SQL injection vector through string-based query construction",
+            "SQL built by string formatting",
+        ),
+        ("SQL query parameters are bound",),
+    ),
+    Concept(
+        "@swallowed_exception",
+        (
+            r"\bexcept(?:ion)?s?:? ?pass\b",
+            r"\btry[/ ]except[/ ]pass\b",
+            r"\b(?:silently|quietly) (?:ignored|swallowed|dropped)\b",
+            r"\bswallow\w*\b",
+            r"\b(?:broad|bare|blind) except\w*\b",
+            r"\bcatch(?:es|ing)? (?:every|all) exceptions?\b",
+        ),
+        (
+            "try/except/pass hides failures",
+            "Exception silently ignored",
+            "Do not catch blind exception: `Exception`",
+            "errors are swallowed",
+        ),
+        ("the exception is logged and re-raised",),
     ),
     Concept(
         "@xss",
@@ -321,6 +351,11 @@ def terms(text: str) -> frozenset[str]:
     low = text.lower()
     words = {stem(w) for w in _WORD.findall(low) if w not in STOPWORDS and len(w) > 1}
     return frozenset(words - STOPWORDS) | concepts(low)
+
+
+def shared_concepts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """The concept terms two term sets share (``@sql_injection``, ``@secret``, ...)."""
+    return frozenset(t for t in a & b if t.startswith("@"))
 
 
 def idf_weights(docs: Iterable[frozenset[str]]) -> dict[str, float]:
