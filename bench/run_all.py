@@ -21,6 +21,7 @@ BENCHES = (
     "bench_reviewers.py",
     "bench_martian.py",
     "bench_real.py",
+    "bench_backtest.py",
 )
 
 

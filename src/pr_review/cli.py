@@ -127,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--concurrency", type=int, default=2, help="cases reviewed at once")
     ev.set_defaults(handler=commands.cmd_eval)
 
+    _add_backtest(sub)
+
     schema = sub.add_parser("schema", help="print the JSON Schema of a contract")
     schema.add_argument("name", choices=sorted(_schema_names()))
     schema.set_defaults(handler=commands.cmd_schema)
@@ -151,6 +153,32 @@ def build_parser() -> argparse.ArgumentParser:
     agg.add_argument("--out", type=Path, default=Path("verdicts-aggregate.json"))
     agg.set_defaults(handler=commands.cmd_verdicts_aggregate)
     return parser
+
+
+def _add_backtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from pr_review import commands  # the handlers; kept apart so this module stays wiring
+
+    bt = sub.add_parser(
+        "backtest",
+        help="what the review would have said about the PRs merged into a branch",
+        description="Find the pull requests merged into a branch (merge commits, and squash "
+        "commits whose subject ends in (#N), in its first-parent history), review each with "
+        "the configuration of its base revision, and write backtest.json and backtest.md.",
+    )
+    bt.add_argument("--repo", type=Path, required=True, help="a full (not shallow) git clone")
+    bt.add_argument("--branch", default="main", help="the branch PRs merge into (default main)")
+    bt.add_argument("--last", type=int, help="the newest N merged PRs (default 100)")
+    bt.add_argument("--since", help="every PR merged since this date (YYYY-MM-DD)")
+    bt.add_argument(
+        "--out-dir", type=Path, default=Path("backtest-out"),
+        help="backtest.json and backtest.md go here (default backtest-out)",
+    )
+    bt.add_argument("--concurrency", type=int, default=2, help="PRs reviewed at once")
+    bt.add_argument(
+        "--with-model", action="store_true",
+        help="also run the AI reviewers (ANTHROPIC_API_KEY); states the estimated cost first",
+    )
+    bt.set_defaults(handler=commands.cmd_backtest)
 
 
 def _add_local_pr_args(p: argparse.ArgumentParser) -> None:

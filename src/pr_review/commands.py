@@ -110,6 +110,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return run_eval_command(args, progress=progress)
 
 
+def cmd_backtest(args: argparse.Namespace) -> int:
+    """``pr-review backtest``: review the PRs merged into a branch, write the report."""
+    from pr_review.backtest.command import run_backtest_command
+
+    return run_backtest_command(args)
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     """``pr-review schema NAME``: print a contract's JSON Schema."""
     from pr_review.schema.export import schema_text

@@ -1,0 +1,276 @@
+"""The backtest's results: ``backtest.json`` (every PR) and ``backtest.md`` (what it means).
+
+The gate (``mode: gate``) fails the check of every red PR until a maintainer acknowledges it
+(see :mod:`pr_review.publish.gate`); green and yellow never block. So "what the gate would
+have blocked" is the red PRs, each listed with the factors that made it red.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import Field
+
+from pr_review.backtest.history import MergedPR, MergeKind
+from pr_review.errors import UserError
+from pr_review.schema.base import Frozen
+from pr_review.schema.enums import FactorSeverity, Lane
+from pr_review.schema.pack import EvidencePack, RiskFactor
+
+SLOWEST = 10
+"""How many of the slowest reviews ``backtest.md`` lists."""
+
+
+class PRResult(Frozen):
+    """One merged PR and what the review said about it."""
+
+    number: int | None = Field(description="The PR number, when the commit message names it.")
+    kind: MergeKind
+    title: str
+    commit: str = Field(description="The merge or squash commit on the branch.")
+    merged_at: str
+    base: str = Field(description="Where the diff starts: the merge base (base...head).")
+    head: str
+    lane: Lane | None = Field(description="None when the review failed (see error).")
+    confidence: str | None = None
+    factors: tuple[RiskFactor, ...] = ()
+    findings: int = Field(default=0, description="Surfaced findings.")
+    files_changed: int = 0
+    insertions: int = 0
+    deletions: int = 0
+    seconds: float = Field(description="Wall time of this PR's review.")
+    cost_usd: float | None = Field(default=0.0, description="Model cost (0 without a model).")
+    error: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``#123 Title`` or ``abc1234 Title``."""
+        ref = f"#{self.number}" if self.number is not None else self.commit[:10]
+        return f"{ref} {self.title}".strip()
+
+    @classmethod
+    def of(
+        cls,
+        merged: MergedPR,
+        pack: EvidencePack,
+        *,
+        findings: int,
+        cost_usd: float | None,
+        seconds: float,
+    ) -> PRResult:
+        """A completed review."""
+        stats = pack.diff.stats
+        return cls(
+            **_identity(merged),
+            base=pack.pr.base_sha or merged.base,
+            lane=pack.risk.lane,
+            confidence=pack.risk.confidence.value,
+            factors=pack.risk.factors,
+            findings=findings,
+            files_changed=stats.files_changed,
+            insertions=stats.insertions,
+            deletions=stats.deletions,
+            seconds=round(seconds, 3),
+            cost_usd=cost_usd,
+        )
+
+    @classmethod
+    def failed(cls, merged: MergedPR, error: str, *, seconds: float) -> PRResult:
+        """A review that could not complete."""
+        return cls(
+            **_identity(merged), base=merged.base, lane=None, seconds=round(seconds, 3),
+            cost_usd=None, error=error,
+        )
+
+
+def _identity(merged: MergedPR) -> dict[str, object]:
+    return {
+        "number": merged.number,
+        "kind": merged.kind,
+        "title": merged.title,
+        "commit": merged.commit,
+        "merged_at": merged.merged_at.isoformat(),
+        "head": merged.head,
+    }
+
+
+class LaneCount(Frozen):
+    """PRs per lane (``error``: the review failed)."""
+
+    green: int = 0
+    yellow: int = 0
+    red: int = 0
+    error: int = 0
+
+
+class BacktestReport(Frozen):
+    """``backtest.json``."""
+
+    repo: str
+    branch: str
+    selection: str = Field(description="`last N` or `since DATE`.")
+    generated_at: str
+    with_model: bool
+    configuration: str = Field(
+        default="each PR's base revision (.pr-review/config.yml there; defaults when absent)"
+    )
+    trust_mode: str = "untrusted: built-in static verifiers only"
+    lanes: LaneCount
+    blocked_by_gate: int = Field(description="Red PRs: the gate (mode: gate) fails their check.")
+    wall_seconds: float
+    seconds_per_pr_median: float
+    prs: tuple[PRResult, ...] = Field(description="Newest first.")
+
+
+def build_report(
+    results: tuple[PRResult, ...],
+    *,
+    repo: Path,
+    branch: str,
+    selection: str,
+    with_model: bool,
+    generated_at: datetime,
+    wall_seconds: float,
+) -> BacktestReport:
+    """Totals over the PRs."""
+    counts = {lane.value: 0 for lane in Lane} | {"error": 0}
+    for r in results:
+        counts[r.lane.value if r.lane else "error"] += 1
+    times = [r.seconds for r in results]
+    return BacktestReport(
+        repo=str(repo),
+        branch=branch,
+        selection=selection,
+        generated_at=generated_at.isoformat(timespec="seconds"),
+        with_model=with_model,
+        lanes=LaneCount(**counts),
+        blocked_by_gate=counts[Lane.RED.value],
+        wall_seconds=round(wall_seconds, 1),
+        seconds_per_pr_median=round(statistics.median(times), 3) if times else 0.0,
+        prs=results,
+    )
+
+
+def write_report(report: BacktestReport, out_dir: Path) -> tuple[Path, Path]:
+    """Write ``backtest.json`` and ``backtest.md``; returns their paths."""
+    json_path, md_path = out_dir / "backtest.json", out_dir / "backtest.md"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(
+            json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
+        )
+        md_path.write_text(render_markdown(report), encoding="utf-8")
+    except OSError as exc:
+        raise UserError(
+            f"cannot write to --out-dir {out_dir}: {exc.strerror}. Choose a writable directory."
+        ) from exc
+    return json_path, md_path
+
+
+def _share(n: int, total: int) -> str:
+    return f"{n / total:.0%}" if total else "-"
+
+
+def _cell(text: str) -> str:
+    """Commit-message text as a table cell: one line, no pipe."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def render_summary(report: BacktestReport) -> str:
+    """The few lines printed on stdout."""
+    n, lanes = len(report.prs), report.lanes
+    lines = [
+        (f"{n} pull requests merged into {report.branch} ({report.selection}), reviewed in "
+        f"{report.wall_seconds:.1f} s ({report.seconds_per_pr_median:.2f} s median per PR)"),
+        f"  green  {lanes.green:5}  {_share(lanes.green, n)}",
+        f"  yellow {lanes.yellow:5}  {_share(lanes.yellow, n)}",
+        f"  red    {lanes.red:5}  {_share(lanes.red, n)}",
+    ]
+    if lanes.error:
+        lines.append(f"  error  {lanes.error:5}  {_share(lanes.error, n)}")
+    lines.append(
+        f"the gate (mode: gate) would have blocked {report.blocked_by_gate} of {n} until a "
+        "maintainer acknowledged them"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: BacktestReport) -> str:
+    """``backtest.md``: lanes, what the gate would have blocked and why, the slowest reviews."""
+    n, lanes = len(report.prs), report.lanes
+    review = "with the AI reviewers" if report.with_model else "deterministically (no model)"
+    out = [
+        f"# pr-review backtest: {report.branch} of {report.repo}",
+        "",
+        (f"{n} pull requests merged into `{report.branch}` ({report.selection}), found in its "
+        "first-parent history (merge commits, and squash commits whose subject ends in "
+        f"`(#N)`), each reviewed {review} with the configuration of its own base revision, "
+        f"as the Action would have. {report.wall_seconds:.1f} s in all, "
+        f"{report.seconds_per_pr_median:.2f} s median per PR."),
+        "",
+        "## Lanes",
+        "",
+        "| lane | PRs | share |",
+        "|---|---:|---:|",
+        f"| green | {lanes.green} | {_share(lanes.green, n)} |",
+        f"| yellow | {lanes.yellow} | {_share(lanes.yellow, n)} |",
+        f"| red | {lanes.red} | {_share(lanes.red, n)} |",
+    ]
+    if lanes.error:
+        out.append(f"| review failed | {lanes.error} | {_share(lanes.error, n)} |")
+    red = [r for r in report.prs if r.lane is Lane.RED]
+    out += [
+        "",
+        "## What the gate would have blocked",
+        "",
+        (f"With `mode: gate`, {len(red)} of {n} PRs ({_share(len(red), n)}) would have had a "
+        "failing `pr-review/risk-lane` check until a maintainer who is not the author "
+        "acknowledged them (label `pr-review/acknowledged` or `/review ack`); green and yellow "
+        "PRs never block. "
+        "With `mode: advisory` none would have been blocked. Each red PR and the factors that "
+        "made it red:"),
+        "",
+    ]
+    if not red:
+        out.append("None.")
+    for r in red:
+        out.append(f"### {_cell(r.label)}")
+        out.append("")
+        out.append(
+            f"{r.kind.value} `{r.commit[:12]}` on {r.merged_at[:10]}; "
+            f"`{r.base[:12]}...{r.head[:12]}`, "
+            f"{r.files_changed} files, +{r.insertions}/-{r.deletions}, {r.findings} findings"
+        )
+        out.append("")
+        reds = [f for f in r.factors if f.severity is FactorSeverity.RED]
+        for f in reds or r.factors:
+            files = ", ".join(f"`{p}`" for p in f.files[:5])
+            more = f" (+{len(f.files) - 5} more)" if len(f.files) > 5 else ""
+            why = f": {_cell(f.why)}" if f.why else ""
+            out.append(f"- `{f.factor}` [{f.severity.value}]{why}" + (
+                f" — {files}{more}" if files else ""
+            ))
+        if not reds:
+            out.append("- (no single red factor: the lane comes from these together)")
+        out.append("")
+    slow = sorted(report.prs, key=lambda r: r.seconds, reverse=True)[:SLOWEST]
+    out += [
+        "## Slowest reviews",
+        "",
+        "| PR | seconds | lane | files | lines |",
+        "|---|---:|---|---:|---:|",
+    ]
+    out += [
+        f"| {_cell(r.label)} | {r.seconds:.2f} | {r.lane.value if r.lane else 'failed'} | "
+        f"{r.files_changed} | +{r.insertions}/-{r.deletions} |"
+        for r in slow
+    ]
+    failed = [r for r in report.prs if r.error is not None]
+    if failed:
+        out += ["", "## Reviews that failed", ""]
+        out += [f"- {_cell(r.label)}: {_cell(r.error or '')}" for r in failed]
+    out += ["", "Every PR, with its lane and factors: `backtest.json`.", ""]
+    return "\n".join(out)
