@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from pr_review.packet import MARKER, PacketInput, parse_state, render_packet
-from pr_review.schema.enums import Action, Classification, FindingSource, Lane
+from pr_review.schema.enums import (
+    Action,
+    Classification,
+    Confidence,
+    EvidenceType,
+    FindingSource,
+    Lane,
+    Severity,
+)
+from pr_review.schema.finding import Evidence
 from pr_review.schema.pack import Blocker, Oversize
 from pr_review.synthesis import compare
 from pr_review.synthesis.memory import MemoryEntry, ReviewMemory
@@ -61,6 +70,32 @@ def red_input() -> PacketInput:
             line_start=15,
             line_end=15,
         ),
+        cand(
+            "fe-005",
+            title="Retry helper logs at debug level only",
+            why_it_matters="Failures may go unnoticed in production logs.",
+            file="src/api/retry.py",
+            line_start=40,
+            line_end=41,
+            severity=Severity.LOW,
+        ),
+        *(
+            cand(
+                f"v-b608-{n}",
+                source=FindingSource.VERIFIER,
+                origin="bandit",
+                rule_id="B608",
+                title="SQL built by string formatting in `src/db/report.py`",
+                why_it_matters="A query assembled from strings is open to SQL injection.",
+                file="src/db/report.py",
+                line_start=n,
+                line_end=n,
+                severity=Severity.MEDIUM,
+                confidence=Confidence.MEDIUM,
+                evidence=Evidence(type=EvidenceType.VERIFIER_OUTPUT, detail="bandit B608"),
+            )
+            for n in (12, 40, 77, 120)
+        ),
     )
     previous = ReviewMemory(
         head_sha="abc",
@@ -86,7 +121,7 @@ CASES = {
             cand(
                 "a",
                 title="Off-by-one in page count",
-                severity=__import__("pr_review.schema.enums").schema.enums.Severity.MEDIUM,
+                severity=Severity.MEDIUM,
             )
         ),
     ),
@@ -219,3 +254,20 @@ def test_state_block_round_trips_and_rejects_garbage() -> None:
     assert {e.fingerprint for e in state.findings} == {f.fingerprint for f in red_input().surfaced}
     assert parse_state("no state here") is None
     assert parse_state("<!-- pr-review-guardrails:state {not json} -->") is None
+
+
+def test_green_packet_says_why_and_a_quiet_packet_says_what_was_checked() -> None:
+    text = render_packet(CASES["no-findings.md"]())
+    assert "**Why green:** no risk rule matched" in text
+    assert "**What was checked:**" in text
+
+
+def test_minor_findings_are_listed_collapsed_not_ranked() -> None:
+    inp = red_input()
+    text = render_packet(inp)
+    other = text.index("<details><summary>Other checks: 4 tool finding(s)")
+    assert text.index("### Findings") < other
+    assert "| bandit B608: SQL built by string formatting | 4 |" in text
+    assert "Minor notes: 1" in text
+    assert all(f.rank is None for f in inp.minor)
+    assert not any(f.finding_id.startswith("v-b608") for f in inp.surfaced)

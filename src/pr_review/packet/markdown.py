@@ -78,6 +78,8 @@ def _body(
         sections.lane(inp),
         sections.verification(inp),
         _findings(inp, kept, compact=compact, cut=cut),
+        sections.other_checks(inp),
+        sections.minor_notes(inp),
         sections.memory(inp),
         sections.human_questions(inp),
         sections.focus(inp),
@@ -94,7 +96,7 @@ def _findings(
     total = len(kept) + cut
     lines = [f"### Findings ({total})", ""]
     if not total:
-        return [*lines, sections.CLEAN]
+        return [*lines, sections.CLEAN, "", sections.checked(inp)]
     for f in kept[:OPEN_FINDINGS]:
         lines += [*sections.finding_full(f, inp), ""]
     rest = kept[OPEN_FINDINGS:]

@@ -33,6 +33,12 @@ class PacketInput:
         return tuple(sorted(shown, key=lambda f: (f.rank or 10**9, f.finding_id)))
 
     @property
+    def minor(self) -> tuple[SynthesizedFinding, ...]:
+        """Findings below the bar for the ranked list (listed in collapsed tables), by place."""
+        listed = [f for f in self.findings if f.suppressed and f.minor]
+        return tuple(sorted(listed, key=lambda f: (f.file, f.line_start or 0, f.finding_id)))
+
+    @property
     def sha(self) -> str:
         """The head commit reviewed."""
         return self.head_sha or self.pack.pr.head_sha

@@ -14,11 +14,34 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u202a-\u202e\u2066-
 
 
 def clip(text: str, limit: int | None) -> str:
-    """Collapse whitespace to one line and cut to ``limit`` characters with an ellipsis."""
+    """Collapse whitespace to one line and shorten to ``limit`` characters with an ellipsis.
+
+    The cut falls at the last sentence end, else the last word boundary, in the kept part
+    (never mid-word, unless one word fills it all); trailing punctuation is dropped before
+    the ellipsis, so nothing reads ``,…`` or ``..…``.
+    """
     line = " ".join(_CONTROL.sub(" ", text).split())
-    if limit is not None and len(line) > limit:
-        return line[: max(limit - 1, 0)] + "…"
-    return line
+    if limit is None or len(line) <= limit:
+        return line
+    room = max(limit - 1, 0)
+    head = line[:room]
+    sentence = max(line.rfind(". ", 0, limit), line.rfind("? ", 0, limit),
+                   line.rfind("! ", 0, limit))  # fmt: skip
+    if sentence >= room // 2:
+        return line[: sentence + 1]
+    if line[room] != " ":
+        space = head.rfind(" ")
+        if space > 0:
+            head = head[:space]
+    return head.rstrip(" ,;:.-–—") + "…"
+
+
+def end_sentence(text: str) -> str:
+    """``text`` ending with exactly one terminal punctuation mark (no ``..``, no ``?.``)."""
+    text = text.rstrip()
+    if text.endswith("…"):
+        return text
+    return text if text[-1:] in (".", "?", "!") else f"{text}."
 
 
 def inline(text: str, limit: int | None = None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pr_review.packet.neutralize import inline
+from pr_review.packet.neutralize import end_sentence, inline
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.pack import EvidencePack
 
@@ -98,7 +98,9 @@ def questions(pack: EvidencePack, surfaced: tuple[SynthesizedFinding, ...]) -> l
                 f"which position holds for “{inline(f.title, 120)}”?"
             )
         elif f.requires_human:
-            out.append(f"Finding #{f.rank} needs a human decision: {inline(f.title, 160)}.")
+            out.append(
+                end_sentence(f"Finding #{f.rank} needs a human decision: {inline(f.title, 160)}")
+            )
     out += [
         f"Required artifact missing: **{inline(a.artifact, 80)}** "
         f"({inline(a.why_required, 200)}). Where is it, or why is it not needed? "

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from pr_review.evidence.paths import classify
 from pr_review.packet.links import where
 from pr_review.packet.model import PacketInput
 from pr_review.packet.neutralize import cell, code, inline
 from pr_review.packet.questions import questions
-from pr_review.schema.enums import Lane, VerifierStatus
+from pr_review.schema.enums import FindingSource, Lane, VerifierStatus
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.run import ReviewerStatus
 
@@ -83,6 +86,8 @@ def lane(inp: PacketInput) -> list[str]:
     ]
     if not r.factors:
         lines.append("- No risk factors matched.")
+    if r.lane is Lane.GREEN:
+        lines.append(why_green(inp))
     for f in r.factors[:LIST_CAP]:
         files = ", ".join(code(x, 80) for x in f.files[:5])
         extra = f" (+{len(f.files) - 5} more)" if len(f.files) > 5 else ""
@@ -101,6 +106,37 @@ def lane(inp: PacketInput) -> list[str]:
         ai = "no signal in the commits"
     lines += ["", f"AI-assisted: {ai}."]
     return lines
+
+
+def why_green(inp: PacketInput) -> str:
+    """Why the lane is green, from what the pack saw: the files by kind, renames, factors."""
+    files = inp.pack.diff.touched_files
+    kinds = Counter(classify(t.path).value for t in files)
+    parts = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    what = f"the {len(files)} changed file(s) ({parts})" if files else "this change"
+    renames = sum(1 for t in files if t.old_path)
+    moved = f"; {renames} of them renamed" if renames else ""
+    if inp.pack.risk.factors:
+        rule = "the factors above are moderate and below the yellow bar"
+    else:
+        rule = "no risk rule matched"
+    return f"- **Why green:** {rule} in {what}{moved}."
+
+
+def checked(inp: PacketInput) -> str:
+    """What ran, for a packet with nothing in its ranked list."""
+    runs = inp.pack.verification.verifiers
+    tools = ", ".join(
+        f"{inline(v.name, 40)} ({_STATUS[v.status].strip('*').lower()})" for v in runs[:12]
+    )
+    ran = [r.name for r in inp.meta.reviewers if r.status is ReviewerStatus.RAN]
+    reviewers = ", ".join(inline(n, 40) for n in ran) or "none ran"
+    listed = len(inp.minor)
+    extra = f"; {listed} lower-priority item(s) are listed below" if listed else ""
+    return (
+        f"**What was checked:** verifiers: {tools or 'none ran'}; AI reviewers: {reviewers}; "
+        f"{len(inp.pack.hotspots)} hotspot(s) mapped{extra}."
+    )
 
 
 def verification(inp: PacketInput) -> list[str]:
@@ -207,3 +243,71 @@ def focus(inp: PacketInput) -> list[str]:
         loc = where(h.file, h.line_start, h.line_end, inp.repo_web_url, inp.sha)
         lines.append(f"- {loc} ({inline(h.category, 40)}): {inline(h.why, 200)}")
     return _more(lines, len(spots), LIST_CAP, "hotspots")
+
+
+OTHER_SHOWN = 20
+LOCATIONS_SHOWN = 3
+
+
+def _problem(f: SynthesizedFinding) -> str:
+    """A verifier title without its place (titles are ``<problem> in `<file>` ``)."""
+    head, sep, _ = f.title.rpartition(" in `")
+    return head if sep else f.title
+
+
+def other_checks(inp: PacketInput) -> list[str]:
+    """Verifier findings below the bar: one collapsed table row per rule."""
+    tool = [f for f in inp.minor if f.source is FindingSource.VERIFIER]
+    if not tool:
+        return []
+    rows: dict[tuple[str, str], list[SynthesizedFinding]] = {}
+    for f in tool:
+        rows.setdefault((f.producer, f.rule_id or ""), []).append(f)
+    lines = [
+        (
+            f"<details><summary>Other checks: {len(tool)} tool finding(s) below the bar "
+            f"for the ranked list ({len(rows)} rule(s))</summary>"
+        ),
+        "",
+        "| Check | Count | First locations |",
+        "|---|---|---|",
+    ]
+    for (origin, rule), group in sorted(rows.items(), key=lambda kv: (-len(kv[1]), kv[0]))[
+        :OTHER_SHOWN
+    ]:
+        places = ", ".join(
+            code(f"{f.file}:{f.line_start}" if f.line_start else f.file, 100)
+            for f in group[:LOCATIONS_SHOWN]
+        )
+        more = f" (+{len(group) - LOCATIONS_SHOWN})" if len(group) > LOCATIONS_SHOWN else ""
+        label = f"{origin} {rule}".strip()
+        lines.append(
+            f"| {cell(label, 40)}: {cell(_problem(group[0]), 80)} | {len(group)} | {places}{more} |"
+        )
+    if len(rows) > OTHER_SHOWN:
+        lines.append(f"| … and {len(rows) - OTHER_SHOWN} more rule(s) | | |")
+    lines += ["", "</details>"]
+    return lines
+
+
+def minor_notes(inp: PacketInput) -> list[str]:
+    """Reviewer findings below the bar: one collapsed line each."""
+    notes = [f for f in inp.minor if f.source is not FindingSource.VERIFIER]
+    if not notes:
+        return []
+    lines = [
+        (
+            f"<details><summary>Minor notes: {len(notes)} (low severity, or one reviewer's "
+            "reasoning without cited code)</summary>"
+        ),
+        "",
+    ]
+    for f in notes[:LIST_CAP]:
+        loc = where(f.file, f.line_start, f.line_end, inp.repo_web_url, inp.sha)
+        lines.append(
+            f"- {inline(f.title, 160)} — {loc} ({inline(f.producer, 40)}, {f.severity.value}, "
+            f"{f.confidence.value} confidence)"
+        )
+    _more(lines, len(notes), LIST_CAP, "minor notes")
+    lines += ["", "</details>"]
+    return lines
