@@ -165,7 +165,7 @@ def test_the_cost_estimate_counts_what_would_be_sent(history: History) -> None:
     price = {"claude-sonnet-4-6": ModelPrice(input=3.0, output=15.0)}
 
     def estimating(config: Config) -> tuple[StructuredModel | None, str | None]:
-        return EstimatingModel(meter, price, config.oversize), None
+        return EstimatingModel(meter, price), None
 
     results = review_all(history.repo.path, prs, RunSettings(model_for=estimating),
                          Progress(len(prs), io.StringIO(), tty=False))

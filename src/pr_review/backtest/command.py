@@ -111,7 +111,7 @@ def _state_cost(
     stderr.write("pr-review: estimating the model cost (a dry run: nothing is sent)\n")
 
     def estimating(config: Config) -> tuple[StructuredModel | None, str | None]:
-        return EstimatingModel(meter, config.reviewers.price_table(), config.oversize), None
+        return EstimatingModel(meter, config.reviewers.price_table()), None
 
     dry = RunSettings(concurrency=settings.concurrency, model_for=estimating)
     review_all(repo, prs, dry, Progress(len(prs), stderr))

@@ -3,9 +3,12 @@
 :class:`EstimatingModel` stands in for the model during a dry run of the review: it answers
 no request (each is refused as unavailable, so the review records the reviewer as not run
 and goes on), and counts what each request would have sent: the system text, the shared
-prefix and the prompt, in tokens at the configuration's characters-per-token rate, priced
-with the configuration's price table for the request's model. Output tokens cannot be known
-before the model answers, so each call is assumed to return :data:`ASSUMED_OUTPUT_TOKENS`.
+prefix and the prompt, in tokens at the reviewers' planning rate
+(:data:`pr_review.reviewers.plan.CHARS_PER_TOKEN`), priced with the configuration's price
+table for the request's own model. Output tokens cannot be known before the model answers, so
+each call is assumed to return the planner's :data:`ASSUMED_OUTPUT_TOKENS`. The review's own
+plan (units, cost caps, bot PRs) runs as in a real review, so only requests it would really
+make are counted.
 Input is priced without the prompt-cache discount: the estimate is an upper bound on input.
 Only the requests the deterministic evidence starts are counted (fresh-eyes, the challenger
 when the lane calls for it, policy verifiers); a synthesis tie-break that depends on the
@@ -17,13 +20,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from pr_review.evidence.oversize import estimate_tokens
-from pr_review.evidence.settings import OversizeSettings
 from pr_review.reviewers.interface import ModelRequest, ModelResult, ModelUnavailable, T
+from pr_review.reviewers.plan import CHARS_PER_TOKEN, ESTIMATED_OUTPUT_TOKENS
 from pr_review.reviewers.settings import ModelPrice, call_cost, price_for
 
-ASSUMED_OUTPUT_TOKENS = 2_000
-"""Output tokens assumed per call (a reviewer's structured answer is usually well under)."""
+ASSUMED_OUTPUT_TOKENS = ESTIMATED_OUTPUT_TOKENS
+"""Output tokens assumed per call: the reviewers' own pre-call estimate uses the same."""
 
 
 @dataclass(frozen=True)
@@ -88,18 +90,15 @@ class CostMeter:
 class EstimatingModel:
     """A :class:`~pr_review.reviewers.interface.StructuredModel` that only counts requests."""
 
-    def __init__(
-        self, meter: CostMeter, prices: dict[str, ModelPrice], oversize: OversizeSettings
-    ) -> None:
+    def __init__(self, meter: CostMeter, prices: dict[str, ModelPrice]) -> None:
         self._meter = meter
         self._prices = prices
-        self._oversize = oversize
 
     def complete(self, request: ModelRequest, output: type[T]) -> ModelResult[T]:
         """Count the request, then refuse it: a dry run sends nothing."""
         chars = len(request.system) + len(request.shared_prefix or "") + len(request.prompt)
         self._meter.add(
-            input_tokens=estimate_tokens(chars, self._oversize),
+            input_tokens=int(chars / CHARS_PER_TOKEN) + 1 if chars else 0,
             model=request.model,
             price=price_for(request.model, self._prices),
         )
