@@ -77,3 +77,20 @@ def test_every_upstream_checklist_name_is_classified_sensibly() -> None:
     assert kinds["Flags missing description"] is CriterionKind.MISSING_DESCRIPTION
     assert kinds["Catches hardcoded secrets"] is CriterionKind.SECRETS
     assert kinds["Does not raise irrelevant findings"] is CriterionKind.MODEL
+
+
+def test_a_secrets_guess_on_a_placeholder_is_not_a_secrets_flag() -> None:
+    from pr_review.evaluation.detect import detect
+    from pr_review.evaluation.results import Flag
+    from pr_review.schema.enums import VerifierSeverity, VerifierStatus
+    from pr_review.schema.pack import Verification, VerifierFinding, VerifierRun
+    from tests.packet.fixtures import pack
+
+    def with_secrets(severity: VerifierSeverity) -> bool:
+        finding = VerifierFinding(file="docs/a.md", line=3, message="guess", severity=severity)
+        run = VerifierRun(name="secrets", status=VerifierStatus.PASS, findings=(finding,))
+        p = pack(Lane.GREEN, verification=Verification(verifiers=(run,)))
+        return detect(Flag.SECRETS, p, ())[0]
+
+    assert not with_secrets(VerifierSeverity.INFO)
+    assert with_secrets(VerifierSeverity.WARNING)

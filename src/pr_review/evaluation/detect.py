@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evaluation.results import Flag
-from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.enums import FactorSeverity, VerifierSeverity
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.pack import EvidencePack
 
@@ -75,8 +75,11 @@ def _ai_assisted(pack: EvidencePack) -> tuple[bool, str]:
 
 def _secrets(pack: EvidencePack, findings: Sequence[SynthesizedFinding]) -> tuple[bool, str]:
     for run in pack.verification.verifiers:
-        if _SECRET.search(run.name) and run.findings:
-            first = run.findings[0]
+        # A guess on a placeholder, test fixture or docs example is information (severity
+        # info), not a secret: it does not count.
+        hits = [f for f in run.findings if f.severity is not VerifierSeverity.INFO]
+        if _SECRET.search(run.name) and hits:
+            first = hits[0]
             return True, f"verifier {run.name}: {first.file}:{first.line} {first.message}"
     for factor in pack.risk.factors:
         if _SECRET.search(factor.factor):
