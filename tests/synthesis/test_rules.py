@@ -344,3 +344,14 @@ def test_concepts_match_their_examples_and_not_their_counter_examples(concept: A
         assert concept.term in concepts(text), text
     for text in concept.counter_examples:
         assert concept.term not in concepts(text), text
+
+
+def test_one_root_cause_at_several_places_is_one_finding_with_its_locations() -> None:
+    text = "Cache key built from unsanitized session_id lets users overwrite entries"
+    a = cand("a", title=text, file="app.py", line_start=11, line_end=11)
+    b = cand("b", title=text, file="app.py", line_start=60, line_end=62, origin="challenger")
+    result = run(a, b, diff=None)
+    (head,) = result.surfaced
+    others = {"a": "app.py:60-62", "b": "app.py:11"}
+    assert head.locations == (others[head.finding_id],)
+    assert len(head.merged_ids) == 1

@@ -173,6 +173,11 @@ def finding_full(f: SynthesizedFinding, inp: PacketInput) -> list[str]:
         ),
         "",
         f"- **Where:** {where(f.file, f.line_start, f.line_end, inp.repo_web_url, inp.sha)}",
+        *(
+            [f"- **Also at:** {', '.join(code(p, 100) for p in f.locations[:10])}"]
+            if f.locations
+            else []
+        ),
         f"- **Why it matters:** {inline(f.why_it_matters, 600)}",
         (
             f"- **Evidence** ({f.evidence.type.value.replace('_', ' ')}): "

@@ -87,6 +87,11 @@ class SynthesizedFinding(CandidateFinding):
     positions: tuple[str, ...] = Field(
         default=(), description="added: for contested findings, each side's position."
     )
+    locations: tuple[str, ...] = Field(
+        default=(),
+        description="added: other places (path:start-end) that merged members cite when a "
+        "cluster spans several places (one root cause, several locations).",
+    )
     minor: bool = Field(
         default=False,
         description="added: below the bar for the ranked list (a verifier-only finding "

@@ -127,6 +127,7 @@ def _canonical(
         merged_ids=tuple(sorted(m.finding_id for m in cv.others)),
         dedup_strategy=cv.strategy.value if cv.strategy else None,
         positions=cv.positions,
+        locations=cv.locations,
         rank_score=float(rank.score(severity, confidence, support)),
         minor=reason is not None and reason == minor_reason(judged),
     )

@@ -45,6 +45,8 @@ class ClusterView:
     """The highest severity among the agreeing members."""
     support: EvidenceType | None = None
     """The strongest evidence among the agreeing members."""
+    locations: tuple[str, ...] = ()
+    """Places the other agreeing members cite that the canonical's range does not cover."""
 
 
 def label(f: CandidateFinding) -> str:
@@ -95,7 +97,34 @@ def view(members: Sequence[CandidateFinding], edges: Sequence[Edge]) -> ClusterV
         tuple(sorted({label(m) for m in agreeing})),
         max((m.severity for m in backing), key=lambda s: s.weight),
         max((m.evidence.type for m in backing), key=lambda e: e.strength),
+        _locations(canonical, [m for m in agreeing if m is not canonical]),
     )
+
+
+def _place(f: CandidateFinding) -> str | None:
+    if not f.file:
+        return None
+    if f.line_start is None:
+        return f.file
+    end = f.line_end if f.line_end is not None else f.line_start
+    return f"{f.file}:{f.line_start}" + (f"-{end}" if end != f.line_start else "")
+
+
+def _covers(outer: CandidateFinding, inner: CandidateFinding) -> bool:
+    """Whether ``inner``'s lines overlap ``outer``'s (same file)."""
+    if outer.file != inner.file:
+        return False
+    if outer.line_start is None or inner.line_start is None:
+        return outer.line_start is None and inner.line_start is None
+    o_end = outer.line_end if outer.line_end is not None else outer.line_start
+    i_end = inner.line_end if inner.line_end is not None else inner.line_start
+    return inner.line_start <= o_end and i_end >= outer.line_start
+
+
+def _locations(canonical: CandidateFinding, others: Sequence[CandidateFinding]) -> tuple[str, ...]:
+    """The distinct places of the other members that do not overlap the canonical's."""
+    places = {_place(m) for m in others if not _covers(canonical, m)}
+    return tuple(sorted(p for p in places if p))
 
 
 def _position(f: CandidateFinding) -> str:
