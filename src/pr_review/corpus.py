@@ -92,7 +92,20 @@ def clone_bundle(bundle: Path, dest: Path) -> Path:
         raise UserError(f"{bundle}: no such git bundle. Check the corpus's repos/ directory.")
     dest.mkdir(parents=True, exist_ok=True)
     _git(dest, "init", "-q", "--bare")
-    _git(dest, "fetch", "-q", "--no-tags", str(bundle.resolve()), "+refs/*:refs/*", timeout_s=600)
+    source = str(bundle.resolve())
+    heads = process.run(
+        ["git", "bundle", "list-heads", source], cwd=dest, timeout_s=60, env=_ENV
+    )
+    if not heads.ok:
+        raise UserError(f"{bundle}: not a readable git bundle ({heads.describe()}).")
+    names = {line.split(" ", 1)[1] for line in heads.text().splitlines() if " " in line}
+    # Every ref, and a bundle made from a bare HEAD (`git bundle create f HEAD`) too.
+    specs = (["+refs/*:refs/*"] if any(n.startswith("refs/") for n in names) else []) + (
+        ["+HEAD:refs/bundle/HEAD"] if "HEAD" in names else []
+    )
+    if not specs:
+        raise UserError(f"{bundle}: the bundle holds no refs. Re-create it with refs to fetch.")
+    _git(dest, "fetch", "-q", "--no-tags", source, *specs, timeout_s=600)
     return dest
 
 

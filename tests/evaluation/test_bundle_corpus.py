@@ -146,3 +146,28 @@ def test_lane_figures_and_confusion_rows_keyed_by_the_accepted_set() -> None:
     assert (lanes.security_cases, lanes.security_red, lanes.security_green) == (4, 1, 1)
     assert (lanes.non_red_cases, lanes.false_reds) == (4, 2)
     assert (lanes.neutral_cases, lanes.neutral_green) == (2, 1)
+
+
+def test_a_diff_form_case_needs_a_commit(tmp_path: Path) -> None:
+    corpus = bundle_corpus(tmp_path / "corpus", tmp_path / "work")
+    _edit(corpus, "docs", commits=[])
+    with pytest.raises(UserError, match=r"docs/case.json: invalid case: `commits`"):
+        load_corpus(corpus)
+
+
+def test_a_bundle_of_a_bare_head_is_cloned(tmp_path: Path) -> None:
+    from pr_review.corpus import clone_bundle
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo.init(tmp_path / "src")
+    repo.write("a.txt", "a\n")
+    first = repo.commit("one")
+    repo.write("a.txt", "b\n")
+    second = repo.commit("two")
+    repo.run("bundle", "create", "-q", str(tmp_path / "head.bundle"), "HEAD")
+    clone = clone_bundle(tmp_path / "head.bundle", tmp_path / "clone")
+    log = GitRepo(clone).run("log", "--format=%H", "refs/bundle/HEAD").split()
+    assert log == [second, first]
+    (tmp_path / "empty.bundle").write_text("not a bundle\n")
+    with pytest.raises(UserError, match=r"not a readable git bundle"):
+        clone_bundle(tmp_path / "empty.bundle", tmp_path / "clone2")
