@@ -116,6 +116,8 @@ def test_bundle_cases_share_one_clone_and_must_not_flags_count(
     assert "security recall  2/2 (100%) red-only cases got red; 0 got green" in text
     assert "neutral green    2/2 (100%) green-only cases kept green" in text
     assert "stop reporting secrets on b-secret" in " ".join(report.scorecard.recommendations)
+    why = report.scorecard.dimensions.correctness.justification
+    assert "red-only cases red 2/2 (0 green); false reds 0/2; green-only cases green 2/2" in why
 
 
 def _m(case_id: str, expected: tuple[Lane, ...] | None, actual: Lane | None) -> CaseMetrics:

@@ -117,6 +117,16 @@ def _correctness(summary: EvalSummary) -> Measured:
         parts.append(
             f"{t.clean_cases_with_false_positives}/{t.clean_cases} clean PRs got a high finding"
         )
+    lanes = t.lanes
+    if lanes.security_cases:
+        parts.append(
+            f"red-only cases red {lanes.security_red}/{lanes.security_cases}"
+            f" ({lanes.security_green} green)"
+        )
+    if lanes.non_red_cases:
+        parts.append(f"false reds {lanes.false_reds}/{lanes.non_red_cases}")
+    if lanes.neutral_cases:
+        parts.append(f"green-only cases green {lanes.neutral_green}/{lanes.neutral_cases}")
     g = summary.grading_totals
     if g is not None:
         rates.append(g.weighted_score)
