@@ -355,3 +355,51 @@ def test_one_root_cause_at_several_places_is_one_finding_with_its_locations() ->
     others = {"a": "app.py:60-62", "b": "app.py:11"}
     assert head.locations == (others[head.finding_id],)
     assert len(head.merged_ids) == 1
+
+
+def _lint(fid: str, origin: str, rule: str, title: str, why: str) -> CandidateFinding:
+    return cand(
+        fid,
+        source=FindingSource.VERIFIER,
+        origin=origin,
+        rule_id=rule,
+        title=title,
+        why_it_matters=why,
+        severity=Severity.LOW,
+        line_start=11,
+        line_end=11,
+        evidence=Evidence(type=EvidenceType.VERIFIER_OUTPUT, detail=f"{origin} {rule}"),
+    )
+
+
+TRY_EXCEPT_PASS = (
+    _lint("v1", "ruff", "BLE001", "Broad exception handling in `app.py`",
+          "A blind except catches every exception: it hides bugs."),
+    _lint("v2", "bandit", "B110", "Exception silently ignored in `app.py`",
+          "`except: pass` hides failures."),
+    _lint("v3", "ruff", "S110", "Broad exception handling in `app.py`",
+          "A blind except catches every exception: it hides bugs."),
+)  # fmt: skip
+
+
+def test_three_tools_on_one_try_except_pass_and_the_reviewer_are_one_finding() -> None:
+    reviewer = cand(
+        "r1",
+        title="Payment errors are swallowed by try/except/pass",
+        why_it_matters="A failed capture is silently ignored and the order is marked paid.",
+        line_start=10,
+        line_end=12,
+    )
+    result = run(*TRY_EXCEPT_PASS, reviewer, diff=None)
+    (head,) = result.surfaced
+    assert head.finding_id == "r1"
+    assert {"ruff:BLE001", "bandit:B110", "ruff:S110"} <= set(head.corroborated_by)
+    assert set(head.merged_ids) == {"v1", "v2", "v3"}
+
+
+def test_three_tools_on_one_try_except_pass_alone_are_one_other_check() -> None:
+    result = run(*TRY_EXCEPT_PASS, diff=None)
+    assert not result.surfaced
+    minor = [f for f in result.findings if f.minor]
+    assert len(minor) == 1
+    assert "Other checks" in (minor[0].suppression_reason or "")

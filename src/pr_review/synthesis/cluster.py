@@ -6,7 +6,8 @@ tolerance), ``far`` (both have lines, farther apart) or ``unknown`` (a side has 
 A pair merges when its text similarity (:mod:`.text`) reaches the threshold for its place:
 ``far_merge`` when both cite lines farther apart than the tolerance, ``near_merge`` otherwise
 (an unknown place is no evidence of being apart, so the text decides at the near bar).
-A shared rule id at a near place merges outright; two verifier findings merge only so. A
+A shared rule id at a near place merges outright; two verifier findings merge only so, or at
+a near place when their texts share a concept (several tools on one try/except/pass). A
 verifier finding and a reviewer finding merge only at the same or a near place (a tool hit
 speaks for its own lines). Pairs just below a threshold are
 *ambiguous*; with a model they are settled in one batched call (:mod:`.tiebreak`),
@@ -127,19 +128,9 @@ def _judge(
     same_rule = a.rule_id is not None and a.rule_id == b.rule_id
     if near and same_rule:
         return Edge(i, j, place, 1.0, Decision.MERGE, same_rule=True)
-    if _both_verifiers(a, b):
-        # Two tool findings with different rules are different problems by construction; the
-        # same rule at two distant places is two problems (two queries), not one.
-        return None
-    if _one_verifier(a, b):
-        if not near:
-            # A tool hit stands for its own lines only: a reviewer finding elsewhere in the
-            # file (even on the same concern) is about different code; it is not absorbed.
-            return None
-        if shared_concepts(ma.text_terms, mb.text_terms):
-            # Same lines, same concern (SQL injection, a secret, ...): one finding, the
-            # reviewer's text with the tool's rule as corroboration.
-            return Edge(i, j, place, 1.0, Decision.MERGE)
+    decided, decision = _tool_pair(ma, mb, near=near)
+    if decided:
+        return None if decision is None else Edge(i, j, place, 1.0, decision)
     score = max(
         similarity(ma.title_terms, mb.title_terms, weights),
         similarity(ma.text_terms, mb.text_terms, weights),
@@ -153,6 +144,28 @@ def _judge(
     else:
         decision = Decision.APART
     return Edge(i, j, place, round(score, 3), decision)
+
+
+def _tool_pair(ma: Member, mb: Member, *, near: bool) -> tuple[bool, Decision | None]:
+    """Rules for pairs with a tool finding: ``(decided, merge or apart)``; undecided pairs
+    (no tool, or a tool and a reviewer at a near place on different concepts) go to text."""
+    a, b = ma.finding, mb.finding
+    shared = bool(shared_concepts(ma.text_terms, mb.text_terms))
+    if _both_verifiers(a, b):
+        # Several tools on the same lines about one concern (ruff BLE001, bandit B110 on one
+        # try/except/pass) are one problem; otherwise two tool findings with different rules
+        # are different problems, and one rule at two distant places is two (two queries).
+        return True, Decision.MERGE if near and shared else None
+    if _one_verifier(a, b):
+        if not near:
+            # A tool hit stands for its own lines only: a reviewer finding elsewhere in the
+            # file (even on the same concern) is about different code; it is not absorbed.
+            return True, None
+        if shared:
+            # Same lines, same concern (SQL injection, a secret, ...): one finding, the
+            # reviewer's text with the tool's rule as corroboration.
+            return True, Decision.MERGE
+    return False, None
 
 
 def _both_verifiers(a: CandidateFinding, b: CandidateFinding) -> bool:

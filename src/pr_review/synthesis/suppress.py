@@ -127,13 +127,13 @@ def _uncorroborated(j: Judged, _v: Verification | None, s: SynthesisSettings) ->
 def clears_bar(f: CandidateFinding, origins: int) -> bool:
     """Whether a finding belongs in the ranked list (the evidence bar).
 
-    A verifier-only finding: high or critical severity, or medium from a checker that is
-    sure of it (an undefined name, a type error). A reviewer finding: above low severity,
-    and, unless critical, backed by cited code, a second origin or the reviewer's high
+    A finding only tools report (one or several): high or critical severity, or medium from
+    a checker that is sure of it (an undefined name, a type error). A reviewer finding: above
+    low severity, and, unless critical, backed by cited code, a second origin or the reviewer's high
     confidence (the tile's threshold drops low-confidence contextual reasoning; one
     reviewer's medium-confidence reasoning is listed, not ranked).
     """
-    if f.source is FindingSource.VERIFIER and origins < 2:
+    if f.source is FindingSource.VERIFIER:
         if f.severity.weight >= Severity.HIGH.weight:
             return True
         return f.severity is Severity.MEDIUM and f.confidence is Confidence.HIGH
@@ -149,7 +149,7 @@ def minor_reason(j: Judged) -> str | None:
     f = j.canonical
     if clears_bar(f, j.origins):
         return None
-    if f.source is FindingSource.VERIFIER and j.origins < 2:
+    if f.source is FindingSource.VERIFIER:
         rule = f" {f.rule_id}" if f.rule_id else ""
         return (
             f"verifier-only {f.severity} finding ({f.producer}{rule}) below the bar for the "
