@@ -403,3 +403,9 @@ def test_three_tools_on_one_try_except_pass_alone_are_one_other_check() -> None:
     minor = [f for f in result.findings if f.minor]
     assert len(minor) == 1
     assert "Other checks" in (minor[0].suppression_reason or "")
+
+
+def test_list_minor_false_ranks_findings_below_the_bar() -> None:
+    low = cand("x", severity=Severity.LOW)
+    assert reason(run(low), "x") is not None
+    assert reason(run(low, settings=SynthesisSettings(list_minor=False)), "x") is None

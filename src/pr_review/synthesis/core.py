@@ -129,7 +129,7 @@ def _canonical(
         positions=cv.positions,
         locations=cv.locations,
         rank_score=float(rank.score(severity, confidence, support)),
-        minor=reason is not None and reason == minor_reason(judged),
+        minor=settings.list_minor and reason is not None and reason == minor_reason(judged),
     )
 
 

@@ -48,6 +48,13 @@ class SynthesisSettings(BaseModel):
         description="Independent origins a finding needs to surface (verifier output is "
         "exempt). 1 surfaces single-reviewer findings; 2 demands one independent confirmation.",
     )
+    list_minor: bool = Field(
+        default=True,
+        description="Keep findings below the bar out of the ranked list and list them in the "
+        "packet's collapsed Other checks / Minor notes: verifier-only findings that are not "
+        "high severity (or a sure medium), low-severity notes, and one reviewer's non-critical "
+        "contextual reasoning below high confidence. false ranks them all.",
+    )
     model: str = Field(
         default="claude-haiku-4-5", description="Model that settles ambiguous pairs, if any."
     )

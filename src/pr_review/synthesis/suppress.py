@@ -163,8 +163,8 @@ def minor_reason(j: Judged) -> str | None:
     )
 
 
-def _minor(j: Judged, _v: Verification | None, _s: SynthesisSettings) -> str | None:
-    return minor_reason(j)
+def _minor(j: Judged, _v: Verification | None, s: SynthesisSettings) -> str | None:
+    return minor_reason(j) if s.list_minor else None
 
 
 _JUDGEMENT_RULES = (
