@@ -193,3 +193,38 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_in_a_log() -> None:
     assert text.count("\r") == 2
     assert text.endswith("\n")
     assert "2/2  green 1 red 1" in text
+
+
+def test_with_model_states_the_estimate_first_then_makes_exactly_those_calls(
+    history: History, tmp_path: Path
+) -> None:
+    import argparse
+
+    from pr_review.backtest.command import run_backtest_command
+    from tests.fakes.anthropic_server import (
+        RecordedRequest,
+        Reply,
+        anthropic_server,
+        by_tool,
+        tool_reply,
+    )
+
+    def empty(request: RecordedRequest) -> Reply:
+        return tool_reply(request, {"findings": [], "injection_attempts": []})
+
+    err, out = io.StringIO(), io.StringIO()
+    with anthropic_server(by_tool({"submit_review": empty, "submit_challenge": empty})) as server:
+        env = {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": server.base_url}
+        args = argparse.Namespace(repo=history.repo.path, branch="main", last=2, since=None,
+                                  out_dir=tmp_path / "out", concurrency=2, with_model=True)
+        assert run_backtest_command(args, env=env, stdout=out, stderr=err) == 0
+        sent = len(server.messages_requests)
+    lines = err.getvalue().splitlines()
+    (estimate,) = [line for line in lines if "estimated cost $" in line]
+    # The estimate is stated before the model run's progress starts.
+    assert lines.index(estimate) < max(i for i, line in enumerate(lines) if "[2/2]" in line)
+    calls = int(estimate.split(": ", 3)[3].split(" model calls")[0])
+    assert calls == sent > 0
+    data = json.loads((tmp_path / "out" / "backtest.json").read_text())
+    assert data["with_model"] is True
+    assert all(pr["cost_usd"] is not None and pr["cost_usd"] > 0 for pr in data["prs"])
