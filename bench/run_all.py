@@ -19,6 +19,7 @@ BENCHES = (
     "bench_hotspot_false_alarms.py",
     "bench_diff_scope.py",
     "bench_reviewers.py",
+    "bench_large_pr.py",
     "bench_martian.py",
     "bench_real.py",
     "bench_backtest.py",

@@ -246,3 +246,28 @@ def test_verdicts_aggregate_rolls_up_review_outputs(tmp_path: Path) -> None:
     assert aggregate.sessions_count == 2
     check = aggregate.tiles[".pr-review"].instructions["tests.json"].checks["has-tests"]
     assert (check.applicable_count, check.passed_count, check.pass_rate) == (2, 1, 0.5)
+
+
+def test_previous_without_a_state_file_is_a_one_line_user_error(
+    example_repo: Path, tmp_path: Path
+) -> None:
+    repo = str(example_repo)
+    result = cli("review", "--repo", repo, "--base", "main", "--previous", str(tmp_path))
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "no review-state.json" in result.stderr
+
+
+def test_previous_run_state_is_written_and_read_back(
+    example_repo: Path, tmp_path: Path, fake_anthropic: Any
+) -> None:
+    env = {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake_anthropic.base_url}
+    first = tmp_path / "first"
+    args = ("review", "--repo", str(example_repo), "--base", "main", "--format", "markdown")
+    assert cli(*args, "--out-dir", str(first), env=env).returncode == 0
+    state = json.loads((first / "review-state.json").read_text())
+    assert state["head_sha"]
+    assert state["carried"]
+    again = cli(*args, "--previous", str(first), env=env)
+    assert again.returncode == 0, again.stderr
+    assert "full review: same head as the last review" in again.stdout

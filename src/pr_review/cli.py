@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on-lane", choices=["yellow", "red"],
         help="exit 3 when the lane is at or above this one",
     )
+    review.add_argument(
+        "--previous", type=Path, metavar="DIR",
+        help="an earlier --out-dir of this PR: the model reviews only files changed since",
+    )
+    review.add_argument("--force", action="store_true", help="with --previous: review all again")
     review.add_argument("--sarif", type=Path, help="also write surfaced findings as SARIF 2.1.0")
     review.add_argument(
         "--format", choices=["terminal", "markdown"], default="terminal",

@@ -61,8 +61,16 @@ def cmd_pack(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     """``pr-review review``: the whole review of a local PR."""
     from pr_review.packet.terminal import render_terminal
-    from pr_review.pipeline import close_model, model_from_env, run_review, write_outputs
+    from pr_review.pipeline import (
+        close_model,
+        model_from_env,
+        read_previous,
+        run_review,
+        write_outputs,
+    )
+    from pr_review.sources.git import GitHistory
 
+    previous = read_previous(args.previous) if args.previous is not None else None
     pr = load_local_pr(args)
     config = config_for(pr, args.config)
     model, skip_reason = model_from_env(config, os.environ)
@@ -74,6 +82,9 @@ def cmd_review(args: argparse.Namespace) -> int:
             model=model,
             model_skip_reason=skip_reason,
             policy_files=policy_files_of(pr),
+            previous=previous,
+            history=GitHistory(args.repo) if previous is not None else None,
+            force=args.force,
             progress=progress,
         )
     finally:
@@ -81,7 +92,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.out_dir is not None:
         write_outputs(outcome, args.out_dir)
         progress(
-            "wrote evidence-pack.json, findings.json, verdicts.json and packet.md "
+            "wrote evidence-pack.json, findings.json, verdicts.json, packet.md and "
+            "review-state.json "
             f"to {args.out_dir}"
         )
     if args.sarif is not None:

@@ -18,6 +18,7 @@ from pr_review import __version__
 from pr_review.config import Config
 from pr_review.errors import UserError
 from pr_review.evidence.build import build_pack
+from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
@@ -121,11 +122,21 @@ def run_review(
     model_skip_reason: str | None = None,
     policy_files: Mapping[str, str] | None = None,
     previous: ReviewMemory | None = None,
+    history: History | None = None,
+    force: bool = False,
     progress: Progress = _quiet,
 ) -> ReviewOutcome:
-    """Review one pull request end to end; partial failures are recorded, not raised."""
+    """Review one pull request end to end; partial failures are recorded, not raised.
+
+    With ``previous`` (the last review of this PR) and ``history``, only the files changed
+    since the reviewed head go to the model again (see :mod:`pr_review.incremental`).
+    """
     started = time.monotonic()
+    digest = config_hash(config)
     pack = build_evidence(pr, config, trust_mode=trust_mode, progress=progress)
+    incremental = decide(previous, pr, history=history, config_hash=digest, force=force)
+    if incremental.note:
+        progress(incremental.note)
     reviewed = run_reviewers(
         pack,
         pr.diff,
@@ -135,9 +146,15 @@ def run_review(
         policy_files=dict(policy_files or {}),
         session_id=session_id(pr),
         progress=progress,
+        only=incremental.only,
     )
     progress("synthesizing findings")
-    candidates = (*verifier_candidates(pack.verification, pr.diff), *reviewed.candidates)
+    carried = incremental.carried
+    candidates = (
+        *verifier_candidates(pack.verification, pr.diff),
+        *reviewed.candidates,
+        *carried,
+    )
     synthesis = synthesize(
         candidates,
         diff=pr.diff,
@@ -157,10 +174,16 @@ def run_review(
         review_units=reviewed.units,
         estimated_input_tokens=reviewed.estimated_input_tokens,
         estimated_cost_usd=reviewed.estimated_cost_usd,
+        rereview=incremental.note,
         trust_mode=trust_mode.value,
     )
-    digest = config_hash(config)
-    memory = build_memory(pr.head_sha, digest, findings)
+    remembered = [
+        c.model_copy(update={"hunk": None})
+        for c in (*model_findings(reviewed.candidates), *carried)
+    ]
+    memory = build_memory(
+        pr.head_sha, digest, findings, base_sha=pr.base_sha, carried=remembered
+    )
     packet_input = PacketInput(
         pack=pack,
         findings=findings,
@@ -202,6 +225,27 @@ def config_hash(config: Config) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+STATE_FILE = "review-state.json"
+"""What ``review --previous DIR`` reads: the reviewed head, base, config and model findings."""
+
+
+def read_previous(out_dir: Path) -> ReviewMemory:
+    """The state an earlier ``review --out-dir`` wrote; a clear error when it is missing."""
+    path = out_dir / STATE_FILE
+    try:
+        return ReviewMemory.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise UserError(
+            f"--previous {out_dir}: no {STATE_FILE} there. Pass the --out-dir of an earlier "
+            "`pr-review review` of this PR."
+        ) from exc
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UserError(
+            f"--previous {out_dir}: {STATE_FILE} is unreadable ({type(exc).__name__}). "
+            "Review again without --previous to write a fresh one."
+        ) from exc
+
+
 def write_outputs(outcome: ReviewOutcome, out_dir: Path) -> None:
     """Write the review's files: pack, findings, verdicts and packet."""
     try:
@@ -222,6 +266,9 @@ def write_outputs(outcome: ReviewOutcome, out_dir: Path) -> None:
             json.dumps(verdicts, indent=2) + "\n", encoding="utf-8"
         )
         (out_dir / "packet.md").write_text(outcome.packet_markdown, encoding="utf-8")
+        (out_dir / STATE_FILE).write_text(
+            outcome.memory.model_dump_json(indent=1) + "\n", encoding="utf-8"
+        )
     except OSError as exc:
         raise UserError(
             f"cannot write the review outputs to {out_dir}: {exc.strerror}. "

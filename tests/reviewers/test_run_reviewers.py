@@ -324,8 +324,8 @@ def test_oversized_pr_is_reviewed_in_units_by_default_riskiest_first(
     pack = pack.model_copy(update={"risk": pack.risk.model_copy(update={"factors": (red,)})})
     with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
         outcome = run_reviewers(pack, diff, ReviewerSettings(), model=gw)
-    assert outcome.units == ("src", "docs")
-    assert _run_named(outcome, "fresh_eyes:src").status is ReviewerStatus.RAN
+    assert outcome.units == ("src/app", "docs")
+    assert _run_named(outcome, "fresh_eyes:src/app").status is ReviewerStatus.RAN
     assert _run_named(outcome, "fresh_eyes:docs").status is ReviewerStatus.RAN
     assert outcome.files_not_reviewed == ()
     assert outcome.estimated_input_tokens > 0
@@ -359,7 +359,7 @@ def test_cost_cap_reviews_the_riskiest_unit_and_lists_the_rest(server: FakeAnthr
     server.requests.clear()
     with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
         capped = run_reviewers(pack, diff, cap, model=gw)
-    assert capped.units == ("src",)
+    assert capped.units == ("src/app",)
     assert len(server.requests) == 1
     assert capped.estimated_cost_usd is not None
     assert capped.estimated_cost_usd <= src_only * 0.6

@@ -24,11 +24,16 @@ _REASONS: dict[NotReviewedReason, str] = {
 
 def coverage(inp: PacketInput) -> list[str]:
     """What the model saw: review units, files left out for budget, generated files."""
-    out = _units(inp) + _left_out(inp)
+    out = _rereview(inp) + _units(inp) + _left_out(inp)
     generated = _generated(inp)
     if out and generated:
         out.append("")
     return out + generated
+
+
+def _rereview(inp: PacketInput) -> list[str]:
+    note = inp.meta.rereview
+    return [f"**Re-review:** {cell(note, 300)}."] if note else []
 
 
 def _units(inp: PacketInput) -> list[str]:

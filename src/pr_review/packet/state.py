@@ -20,21 +20,53 @@ STATE_BUDGET = 12_000
 _STATE = re.compile(r"^<!-- pr-review-guardrails:state (\{.*\}) -->$", re.MULTILINE)
 
 
+_OPTIONAL = {"base_sha": "", "carried": [], "carried_complete": True}
+"""Incremental re-review fields, left out at their defaults (older blocks stay byte-equal)."""
+
+
 def _encode(memory: ReviewMemory) -> str:
-    raw = json.dumps(memory.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=True)
+    data = memory.model_dump(mode="json")
+    for key, default in _OPTIONAL.items():
+        if data.get(key) == default:
+            data.pop(key, None)
+    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
     for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("@", "\\u0040")):
         raw = raw.replace(char, escape)
     return raw
 
 
+def _block(memory: ReviewMemory) -> str:
+    return f"{STATE_MARKER}{_encode(memory)} -->"
+
+
 def render_state(memory: ReviewMemory, budget: int = STATE_BUDGET) -> str:
-    """The state block, at most ``budget`` characters (entries dropped from the end)."""
-    entries = memory.findings
-    current = memory
-    block = f"{STATE_MARKER}{_encode(current)} -->"
-    low, high = 0, len(entries)
+    """The state block, at most ``budget`` characters.
+
+    Past the budget the carried model findings go first (from the end; the next review is
+    then a full one), then the lowest-ranked entries.
+    """
+    block = _block(memory)
     if len(block) <= budget:
         return block
+    if memory.carried:
+        low, high = 0, len(memory.carried)
+        while low < high:  # the most carried findings that fit
+            mid = (low + high + 1) // 2
+            trial = memory.model_copy(
+                update={"carried": memory.carried[:mid], "carried_complete": False}
+            )
+            if len(_block(trial)) <= budget:
+                low = mid
+            else:
+                high = mid - 1
+        memory = memory.model_copy(
+            update={"carried": memory.carried[:low], "carried_complete": False}
+        )
+        block = _block(memory)
+        if len(block) <= budget:
+            return block
+    entries = memory.findings
+    low, high = 0, len(entries)
     while low < high:  # the largest prefix of entries that fits
         mid = (low + high + 1) // 2
         trial = memory.model_copy(update={"findings": entries[:mid], "truncated": True})

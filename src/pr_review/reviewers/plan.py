@@ -241,12 +241,25 @@ def _units(
     units: list[Unit] = []
     for name, bundles in sorted(groups.items()):
         packed = _pack(bundles, budget, left_out)
+        names = [_unit_name(name, members) for members in packed]
         for i, members in enumerate(packed):
-            suffix = f":{name}" if len(packed) == 1 else f":{name}#{i + 1}"
+            label = names[i] if names.count(names[i]) == 1 else f"{names[i]}#{i + 1}"
             raw = "".join(texts[p] for p in sorted(members))
             risk = sum(scores.get(p, 0) for p in members)
-            units.append(Unit(suffix, raw, frozenset(members), risk=risk))
+            units.append(Unit(f":{label}", raw, frozenset(members), risk=risk))
     return units, tuple(left_out)
+
+
+def _unit_name(subsystem: str, members: list[str]) -> str:
+    """The subsystem, with the members' deepest common directory below it when there is one."""
+    parents = [PurePosixPath(p).parent.parts for p in members]
+    common: list[str] = []
+    for parts in zip(*parents, strict=False):
+        if len(set(parts)) != 1:
+            break
+        common.append(parts[0])
+    common = common[common.index(subsystem) :] if subsystem in common else common[-1:]
+    return "/".join(common) if len(common) > 1 else subsystem
 
 
 @dataclass(frozen=True)
@@ -263,27 +276,39 @@ class _Budget:
 
 
 def _pack(bundles: list[list[str]], budget: _Budget, left_out: list[LeftOut]) -> list[list[str]]:
-    """First-fit packing of bundles; a bundle over budget goes file by file."""
+    """Pack bundles in path order: a whole directory joins the current unit when it fits, else
+    starts one; a directory over budget goes bundle by bundle, a bundle over budget file by
+    file. A single file over the token budget is left out, with why."""
     packed: list[list[str]] = []
+    directories: dict[PurePosixPath, list[list[str]]] = {}
     for bundle in bundles:
-        pieces = [bundle] if budget.fits(bundle) else [[p] for p in bundle]
-        for piece in pieces:
-            path = piece[0]
-            if budget.tokens[path] > budget.max_tokens:
-                left_out.append(
-                    LeftOut(
-                        path,
-                        f"too large for one model call on its own (~{budget.tokens[path]} "
-                        f"tokens, budget {budget.max_tokens})",
+        directories.setdefault(PurePosixPath(bundle[0]).parent, []).append(bundle)
+    for group in directories.values():
+        block = [p for bundle in group for p in bundle]
+        if budget.fits(block):
+            _place(packed, block, budget)
+            continue
+        for bundle in group:
+            pieces = [bundle] if budget.fits(bundle) else [[p] for p in bundle]
+            for piece in pieces:
+                if budget.tokens[piece[0]] > budget.max_tokens:
+                    left_out.append(
+                        LeftOut(
+                            piece[0],
+                            f"too large for one model call on its own "
+                            f"(~{budget.tokens[piece[0]]} tokens, budget {budget.max_tokens})",
+                        )
                     )
-                )
-                continue
-            target = next((u for u in packed if budget.fits(u + piece)), None)
-            if target is None:
-                packed.append(list(piece))
-            else:
-                target.extend(piece)
+                    continue
+                _place(packed, piece, budget)
     return packed
+
+
+def _place(packed: list[list[str]], piece: list[str], budget: _Budget) -> None:
+    if packed and budget.fits(packed[-1] + piece):
+        packed[-1].extend(piece)
+    else:
+        packed.append(list(piece))
 
 
 def _bundles(pack: EvidencePack, paths: list[str]) -> list[list[str]]:

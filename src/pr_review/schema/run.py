@@ -79,6 +79,8 @@ class ReviewMeta(Frozen):
     """Input tokens of the planned reviewer calls, estimated before calling."""
     estimated_cost_usd: float | None = None
     """USD of the planned reviewer calls, estimated before calling (None: no known price)."""
+    rereview: str = ""
+    """What an incremental re-review sent again, or why it was a full review."""
     trust_mode: str = "trusted"
 
     @property

@@ -298,3 +298,24 @@ def _batch_texts(out: bytes, names: list[str]) -> dict[str, str | None]:
         else:  # "<name> missing" or "ambiguous": no content follows
             texts[name] = None
     return texts
+
+
+class GitHistory:
+    """Commit questions about a local repository (incremental re-review)."""
+
+    def __init__(self, repo: Path, *, run: Runner = process.run) -> None:
+        """Ask git in ``repo``."""
+        self._repo = repo
+        self._run = run
+
+    def changed_since(self, old: str, new: str) -> frozenset[str] | None:
+        """``git diff --name-only old new`` when ``old`` is an ancestor of ``new``, else None."""
+        if not (_is_sha(old) and _is_sha(new)):
+            return None
+        ancestor = git(self._repo, "merge-base", "--is-ancestor", old, new, run=self._run)
+        if not ancestor.ok:
+            return None
+        names = git(self._repo, "diff", "--name-only", "-z", old, new, run=self._run)
+        if not names.ok:
+            return None
+        return frozenset(p for p in names.stdout.decode("utf-8", "replace").split("\0") if p)

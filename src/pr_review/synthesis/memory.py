@@ -42,6 +42,15 @@ class ReviewMemory(Frozen):
     truncated: bool = Field(
         default=False, description="Some surfaced findings did not fit the state block."
     )
+    base_sha: str = Field(default="", description="The base commit the reviewed diff started from.")
+    carried: tuple[CandidateFinding, ...] = Field(
+        default=(),
+        description="The AI reviewers' findings of this review, carried over by the next "
+        "review for files that did not change (incremental re-review).",
+    )
+    carried_complete: bool = Field(
+        default=True, description="False when `carried` lost findings to the state's size cap."
+    )
 
 
 class MemoryDiff(Frozen):
@@ -119,9 +128,15 @@ def compare(
 
 
 def build_memory(
-    head_sha: str, config_hash: str, findings: Sequence[SynthesizedFinding]
+    head_sha: str,
+    config_hash: str,
+    findings: Sequence[SynthesizedFinding],
+    *,
+    base_sha: str = "",
+    carried: Sequence[CandidateFinding] = (),
 ) -> ReviewMemory:
-    """The memory of this review: its surfaced findings' fingerprints, in rank order."""
+    """The memory of this review: its surfaced findings' fingerprints, in rank order, and the
+    model's findings for an incremental re-review."""
     entries = tuple(
         MemoryEntry(
             fingerprint=f.fingerprint or "",
@@ -132,4 +147,10 @@ def build_memory(
         for f in findings
         if not f.suppressed and f.fingerprint
     )
-    return ReviewMemory(head_sha=head_sha, config_hash=config_hash, findings=entries)
+    return ReviewMemory(
+        head_sha=head_sha,
+        config_hash=config_hash,
+        findings=entries,
+        base_sha=base_sha,
+        carried=tuple(carried),
+    )
