@@ -231,3 +231,55 @@ def test_workspace_is_removed_after_the_run(tmp_path: Path) -> None:
     verification = run_verifiers(pr, only_ruff, trust_mode=TrustMode.TRUSTED, tmp_root=scratch)
     assert by_name(verification, "ruff").status is VerifierStatus.PASS
     assert list(scratch.iterdir()) == []
+
+
+NOISY = """\
+import sys
+import os
+from datetime import timezone, datetime
+
+
+def handler(items=[]):
+    try:
+        return undefined_helper(items)
+    except Exception:
+        pass
+    assert items
+    print(datetime.now(timezone.utc), os.sep)
+"""
+
+NOISY_TEST = """\
+import pytest
+
+
+def test_login():
+    password = "hunter2-fixture"
+    assert password
+"""
+
+
+@pytest.fixture(scope="module")
+def unconfigured(tmp_path_factory: pytest.TempPathFactory) -> Verification:
+    """A repository with no ruff or bandit configuration: the default rule sets run."""
+    root = tmp_path_factory.mktemp("unconfigured")
+    pr = make_pr(
+        root / "repo",
+        {"README.md": "demo\n"},
+        {"app/noisy.py": NOISY, "tests/test_noisy.py": NOISY_TEST},
+    )
+    return run_verifiers(pr, VerifierSettings(), trust_mode=TrustMode.UNTRUSTED, tmp_root=root)
+
+
+def test_default_ruff_set_reports_bugs_not_style(unconfigured: Verification) -> None:
+    rules = {f.rule_id for f in by_name(unconfigured, "ruff").findings}
+    assert {"F821", "B006"} <= rules  # undefined name, mutable default
+    assert not rules & {"I001", "F401", "UP017", "BLE001", "S110", "E401", "PT"}
+
+
+def test_default_bandit_set_drops_asserts_and_test_passwords(unconfigured: Verification) -> None:
+    bandit = by_name(unconfigured, "bandit")
+    assert bandit.status is VerifierStatus.PASS  # it ran, and only dropped rules would hit
+    assert bandit.files_checked == ("app/noisy.py", "tests/test_noisy.py")
+    rules = {(f.file, f.rule_id) for f in bandit.findings}
+    assert not {r for _, r in rules} & {"B101", "B110"}
+    assert ("tests/test_noisy.py", "B105") not in rules
