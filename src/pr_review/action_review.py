@@ -35,7 +35,7 @@ from pr_review.sources.diff import Diff
 from pr_review.sources.event import Trigger
 from pr_review.sources.github import GitHubApi
 from pr_review.sources.github_models import Pull
-from pr_review.sources.github_pr import read_github_pr
+from pr_review.sources.github_pr import GitHubHistory, read_github_pr
 
 if TYPE_CHECKING:
     from pr_review.pipeline import ReviewOutcome
@@ -107,6 +107,8 @@ def run_and_publish(
         model_skip_reason=skip,
         policy_files=request.policy_files,
         previous=previous,
+        history=GitHubHistory(api),
+        force=request.trigger.force,
         progress=lambda message: print(f"pr-review: {message}", file=out, flush=True),
     )
     out_dir = env.temp_dir / "pr-review" / str(pull.number)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import subprocess
 from collections.abc import Callable
 from typing import Any
 
@@ -86,6 +87,38 @@ def _pull(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[s
     if gh.move_head is not None and gh.pull_reads >= gh.move_head[0]:
         pull.head_sha = gh.move_head[1]
     return 200, reply, {}
+
+
+@_on("GET", r"/compare/(?P<base>[0-9a-f]+)\.\.\.(?P<head>[0-9a-f]+)")
+def _compare(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    """GitHub's compare, answered by real git in ``gh.git_dir`` (files from the merge base)."""
+    base, head = m.group("base"), m.group("head")
+    known = all(_git(gh, "cat-file", "-e", f"{c}^{{commit}}") for c in (base, head))
+    if gh.git_dir is None or not known:
+        return 404, {"message": "Not Found"}, {}
+    if base == head:
+        status = "identical"
+    elif _git(gh, "merge-base", "--is-ancestor", base, head):
+        status = "ahead"
+    elif _git(gh, "merge-base", "--is-ancestor", head, base):
+        status = "behind"
+    else:
+        status = "diverged"
+    names = _git_out(gh, "diff", "--name-only", f"{base}...{head}").split()
+    files = [{"filename": n, "status": "modified"} for n in names]
+    return 200, {"status": status, "total_commits": 1, "files": files}, {}
+
+
+def _git(gh: FakeGitHub, *args: str) -> bool:
+    done = subprocess.run(["git", *args], cwd=gh.git_dir, capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def _git_out(gh: FakeGitHub, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=gh.git_dir, capture_output=True, check=False)
+    return done.stdout.decode("utf-8", "replace")
 
 
 @_on("GET", r"/pulls/(?P<n>\d+)/files")

@@ -21,6 +21,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -103,6 +104,8 @@ class FakeGitHub:
         """``(reads, sha)``: after that many JSON reads of a PR, its head becomes ``sha``
         (a push while the review runs)."""
         self.pull_reads = 0
+        self.git_dir: Path | None = None
+        """A git repository that answers the compare API (None: every compare is a 404)."""
         self._ids = 1000
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None

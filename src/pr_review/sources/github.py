@@ -190,6 +190,15 @@ class GitHubApi:
             return ""
         return str(data["data"]) if isinstance(data, dict) and "data" in data else ""
 
+    def compare(self, base: str, head: str) -> gm.Comparison | None:
+        """How ``base`` relates to ``head`` and the files between; None when either is unknown."""
+        try:
+            return self.get(f"{self._repo}/compare/{base}...{head}", gm.Comparison)
+        except GitHubError as exc:
+            if exc.status in (404, 422):
+                return None
+            raise
+
     def pull_files(self, number: int) -> tuple[gm.PullFile, ...]:
         """Changed files with their patches (GitHub lists at most 3,000)."""
         return self.get_all(f"{self._repo}/pulls/{number}/files", gm.PullFile, limit=3000)

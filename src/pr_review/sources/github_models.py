@@ -72,6 +72,15 @@ class PullFile(_Api):
     previous_filename: str | None = None
 
 
+class Comparison(_Api):
+    """``GET …/compare/{base}...{head}``: how two commits relate and the files between them."""
+
+    status: str
+    """``ahead`` (base is an ancestor of head), ``identical``, ``behind`` or ``diverged``."""
+    total_commits: int = 0
+    files: tuple[PullFile, ...] = ()
+
+
 class GitActor(_Api):
     """``commit.author`` / ``commit.committer`` of a git commit."""
 

@@ -277,3 +277,30 @@ def require_open(pull: Pull) -> None:
     """Refuse a closed pull request with a clear cause."""
     if pull.state != "open":
         raise SourceError(f"pull request #{pull.number} is {pull.state}; nothing to review.")
+
+
+COMPARE_FILES_LIMIT = 300
+"""GitHub's compare API lists at most 300 files; a comparison that long may be cut."""
+
+
+class GitHubHistory:
+    """Commit questions answered by GitHub's compare API (incremental re-review)."""
+
+    def __init__(self, api: GitHubApi) -> None:
+        """Ask through ``api``."""
+        self._api = api
+
+    def changed_since(self, old: str, new: str) -> frozenset[str] | None:
+        """Files between ``old`` and ``new`` when ``old`` is an ancestor of ``new``.
+
+        None when a commit is unknown (a force-push may have let it be collected), when the
+        two diverged, or when the list may be cut at GitHub's 300 files.
+        """
+        found = self._api.compare(old, new)
+        if found is None or found.status not in {"ahead", "identical"}:
+            return None
+        if len(found.files) >= COMPARE_FILES_LIMIT:
+            return None
+        names = {f.filename for f in found.files}
+        names |= {f.previous_filename for f in found.files if f.previous_filename}
+        return frozenset(names)

@@ -1,0 +1,143 @@
+"""The Action re-reviews incrementally from its packet comment's state (loopback GitHub and
+Messages API, real PyGithub and anthropic SDK, the action as a subprocess)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from pr_review.packet.state import parse_state
+from tests.action.scenario import RED_CONFIG, Scenario, _files, outputs
+from tests.action.test_action_e2e import action
+from tests.fakes.anthropic_server import (
+    FakeAnthropic,
+    RecordedRequest,
+    Reply,
+    anthropic_server,
+    tool_reply,
+)
+from tests.fakes.github_server import FakeGitHub
+
+pytestmark = pytest.mark.slow
+
+CONFIG = RED_CONFIG + "verifiers:\n  builtin:\n    mypy: false\n"
+_FILE = re.compile(r"\+\+\+ b/(\S+)")
+_ADDED = re.compile(r"^\s*(\d+) \+")
+
+
+def _module(name: str, version: int) -> str:
+    return "".join(f"def {name}_{i}(x):\n    return x + {i * version}\n\n\n" for i in range(4))
+
+
+CHANGES = {"app/util.py": _module("util", 1), "app/extra.py": _module("extra", 1)}
+
+
+def _one_finding_per_file(request: RecordedRequest) -> Reply:
+    blocks = request.json.get("system", [])
+    findings: list[dict[str, Any]] = []
+    current = None
+    for line in (blocks[-1]["text"] if blocks else "").splitlines():
+        if (match := _FILE.search(line)) is not None:
+            current = match.group(1)
+        elif current and (added := _ADDED.match(line)) is not None:
+            findings.append(
+                {
+                    "title": f"Unchecked input in {current}",
+                    "file": current,
+                    "line_start": int(added.group(1)),
+                    "line_end": int(added.group(1)),
+                    "why_it_matters": "A negative amount passes the check.",
+                    "evidence_type": "hunk_level_code",
+                    "evidence_detail": "no sign check",
+                    "confidence": "high",
+                    "severity": "high",
+                    "action": "fix",
+                    "requires_human": False,
+                    "category": "correctness",
+                }
+            )
+            current = None
+    return tool_reply(request, {"findings": findings})
+
+
+@pytest.fixture
+def model() -> Iterator[FakeAnthropic]:
+    with anthropic_server(_one_finding_per_file) as fake:
+        yield fake
+
+
+def _push(s: Scenario, changes: dict[str, str], *, amend: bool = False) -> str:
+    for path, text in changes.items():
+        s.repo.write(path, text)
+    if amend:
+        s.repo.run("commit", "-q", "-a", "--amend", "-m", "rewritten")
+        head = s.repo.sha()
+    else:
+        head = s.repo.commit("push")
+    pull = s.pull
+    pull.head_sha = head
+    pull.diff = s.repo.diff(s.base_sha, head).decode("utf-8")
+    pull.files = _files(s.repo, s.base_sha, head)
+    pull.commits = [{"sha": head, "message": "push"}]
+    s.gh.trees[head] = {**s.gh.trees[s.base_sha], **CHANGES, **changes}
+    s.head_sha = head
+    return head
+
+
+def _run(s: Scenario, model: FakeAnthropic, **inputs: str) -> dict[str, str]:
+    env = s.env("pull_request", anthropic_api_key="test-key", **inputs)
+    env["ANTHROPIC_BASE_URL"] = model.base_url
+    done = action(env)
+    assert done.returncode in (0, 1), done.stderr
+    return env
+
+
+def _shown(model: FakeAnthropic) -> set[str]:
+    return {m.group(1) for r in model.requests for m in _FILE.finditer(r.text)}
+
+
+def test_a_push_is_reviewed_incrementally_from_the_comment_state(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    s = scenario(CHANGES, config=CONFIG)
+    gh.git_dir = s.repo.path
+    first_env = _run(s, model)
+    assert _shown(model) == {"app/util.py", "app/extra.py"}
+    state = parse_state(gh.comments[0]["body"])
+    assert state is not None
+    assert {c.file for c in state.carried} == {"app/util.py", "app/extra.py"}
+    first_bytes = sum(len(r.body) for r in model.requests)
+    assert int(outputs(first_env)["input_tokens"]) > 0
+
+    model.requests.clear()
+    _push(s, {"app/extra.py": _module("extra", 2)})
+    _run(s, model)
+    assert _shown(model) == {"app/extra.py"}
+    assert sum(len(r.body) for r in model.requests) < first_bytes
+    body = gh.comments[0]["body"]
+    assert len(gh.comments) == 1
+    assert "**Re-review:** re-reviewed 1 of 2 file(s)" in body
+    assert "Unchecked input in app/util.py" in body  # carried over from the first review
+    assert "Unchecked input in app/extra.py" in body  # re-checked on the new head
+
+    model.requests.clear()
+    _push(s, {"app/util.py": _module("util", 3)}, amend=True)
+    _run(s, model)
+    assert _shown(model) == {"app/util.py", "app/extra.py"}
+    assert "is not an ancestor of the new head (force-push or rebase)" in gh.comments[0]["body"]
+
+
+def test_force_reviews_everything_again(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    s = scenario(CHANGES, config=CONFIG)
+    gh.git_dir = s.repo.path
+    _run(s, model)
+    model.requests.clear()
+    _push(s, {"app/extra.py": _module("extra", 2)})
+    _run(s, model, force="true")
+    assert _shown(model) == {"app/util.py", "app/extra.py"}
+    assert "**Re-review:** full review: forced" in gh.comments[0]["body"]
