@@ -9,13 +9,14 @@ runner upper-cases them and keeps hyphens, so ``INPUT_GITHUB-TOKEN`` is accepted
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pr_review.errors import UserError
 from pr_review.publish.gate import Mode
+from pr_review.reviewers.settings import PROVIDER_ENV
 from pr_review.sources.github import DEFAULT_API_URL
 
 _TRUE = frozenset({"true", "yes", "1", "on"})
@@ -113,6 +114,8 @@ class RunnerEnv:
     temp_dir: Path
     run_url: str | None
     anthropic_base_url: str
+    provider_env: Mapping[str, str] = field(default_factory=dict)
+    """The Bedrock/Vertex region and credential variables that are set (``PROVIDER_ENV``)."""
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> RunnerEnv:
@@ -136,6 +139,7 @@ class RunnerEnv:
             temp_dir=_path(environ, "RUNNER_TEMP") or Path("/tmp"),  # noqa: S108 (runner default)
             run_url=f"{server}/{repository}/actions/runs/{run_id}" if server and run_id else None,
             anthropic_base_url=environ.get("ANTHROPIC_BASE_URL", "").strip(),
+            provider_env={k: environ[k] for k in PROVIDER_ENV if environ.get(k, "").strip()},
         )
 
 

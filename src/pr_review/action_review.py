@@ -249,6 +249,13 @@ def _inline(
 def _model(
     config: Config, inputs: ActionInputs, env: RunnerEnv
 ) -> tuple[StructuredModel | None, str | None]:
+    from pr_review.reviewers.settings import Provider  # noqa: PLC0415 (pydantic only)
+
+    if config.reviewers.provider is not Provider.ANTHROPIC:
+        from pr_review import pipeline  # noqa: PLC0415 (the model SDK loads only for a review)
+
+        # Bedrock and Vertex read their region and credentials from the runner's environment.
+        return pipeline.model_from_env(config, env.provider_env)
     if not inputs.anthropic_api_key:
         return None, (
             "no anthropic_api_key input (secrets are not given to fork PRs): "

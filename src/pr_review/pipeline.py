@@ -22,7 +22,7 @@ from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
-from pr_review.reviewers.gateway import build_gateway
+from pr_review.reviewers.gateway import build_gateway, missing_credentials
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.run import run_reviewers
 from pr_review.schema.enums import TrustMode
@@ -102,7 +102,8 @@ def model_from_env(
     """The model gateway from the environment, or None and the reason it is missing."""
     gateway = build_gateway(config.reviewers, env)
     if gateway is None:
-        return None, "no ANTHROPIC_API_KEY: AI reviewers did not run"
+        missing = missing_credentials(config.reviewers, env) or "no model credentials"
+        return None, f"{missing}: AI reviewers did not run"
     return gateway, None
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -33,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import unquote
 
 
 @dataclass(frozen=True)
@@ -270,6 +272,18 @@ def _split_at_breakpoint(data: dict[str, Any]) -> tuple[str, str]:
     return "".join(dump[: last + 1]), "".join(dump[last + 1 :])
 
 
+_BEDROCK = re.compile(r"^/model/(?P<model>[^/]+)/invoke$")
+_VERTEX = re.compile(
+    r"^/projects/[^/]+/locations/[^/]+/publishers/anthropic/models/(?P<model>[^/:]+):rawPredict$"
+)
+
+
+def provider_model(path: str) -> str | None:
+    """The model id in a Bedrock ``/model/{id}/invoke`` or Vertex ``…:rawPredict`` path."""
+    found = _BEDROCK.match(path) or _VERTEX.match(path)
+    return unquote(found.group("model")) if found else None
+
+
 def _missing_fields(data: dict[str, Any]) -> list[str]:
     return [name for name in ("model", "max_tokens", "messages") if name not in data]
 
@@ -294,8 +308,12 @@ def _make_handler(server: FakeAnthropic, lock: threading.Lock, cache: _Cache) ->
             self._answer(self._reply(recorded))
 
         def _reply(self, recorded: RecordedRequest) -> Reply:
-            if recorded.path != "/v1/messages":
+            model = provider_model(recorded.path)
+            if recorded.path != "/v1/messages" and model is None:
                 return error_reply(404, f"no route {recorded.path}")
+            if model is not None:  # Bedrock and Vertex carry the model in the path
+                body = json.dumps({**recorded.json, "model": model}).encode()
+                recorded = RecordedRequest(recorded.method, recorded.path, recorded.headers, body)
             missing = _missing_fields(recorded.json)
             if missing:
                 return error_reply(400, f"missing fields: {', '.join(missing)}")

@@ -10,10 +10,11 @@ them becomes :class:`ModelUnavailable`. Every call, failed or not, is a :class:`
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, assert_never
 
 import anthropic
 from anthropic.types import (
@@ -38,6 +39,7 @@ from pr_review.reviewers.interface import (
 from pr_review.reviewers.settings import (
     DEFAULT_PRICES,
     ModelPrice,
+    Provider,
     ReviewerSettings,
     call_cost,
     price_for,
@@ -50,6 +52,7 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 _MAX_ERROR_CHARS = 300
 
 ClientFactory = Callable[..., anthropic.Anthropic]
+SdkClient = anthropic.Anthropic | anthropic.AnthropicBedrock | anthropic.AnthropicVertex
 
 
 class AnthropicGateway:
@@ -65,11 +68,22 @@ class AnthropicGateway:
         prices: Mapping[str, ModelPrice] | None = None,
         client_factory: ClientFactory = anthropic.Anthropic,
         clock: Callable[[], float] = time.monotonic,
+        client: SdkClient | None = None,
+        model_map: Mapping[str, str] | None = None,
     ) -> None:
-        """Build the SDK client; ``base_url=None`` lets the SDK apply its own resolution."""
-        self._client = client_factory(
-            api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout
+        """Build the SDK client; ``base_url=None`` lets the SDK apply its own resolution.
+
+        ``client`` is a ready SDK client (Bedrock, Vertex); ``model_map`` turns our model ids
+        into the provider's (costs stay priced under our ids).
+        """
+        self._client: SdkClient = (
+            client
+            if client is not None
+            else client_factory(
+                api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout
+            )
         )
+        self._models = dict(model_map or {})
         self._prices = dict(prices) if prices is not None else dict(DEFAULT_PRICES)
         self._clock = clock
 
@@ -134,7 +148,7 @@ class AnthropicGateway:
         }
         try:
             message: Message = self._client.messages.create(
-                model=request.model,
+                model=self._models.get(request.model, request.model),
                 max_tokens=request.max_tokens,
                 system=_system_blocks(request),
                 messages=messages,
@@ -178,21 +192,111 @@ class AnthropicGateway:
 
 
 def build_gateway(settings: ReviewerSettings, env: Mapping[str, str]) -> StructuredModel | None:
-    """The production model from the environment, or None when there is no API key.
+    """The production model from the environment, or None without credentials.
 
-    ``ANTHROPIC_BASE_URL`` from ``env`` is honoured; without it the public API is used, so
-    the gateway depends on the mapping given and nothing else.
+    ``reviewers.provider`` picks the client: the Anthropic API (``ANTHROPIC_API_KEY``,
+    ``ANTHROPIC_BASE_URL`` honoured), Amazon Bedrock or Google Vertex AI (their standard
+    variables, see :data:`PROVIDER_ENV`). The region, credentials and endpoints come from
+    ``env``; :func:`missing_credentials` says what is missing when this returns None.
     """
-    api_key = env.get("ANTHROPIC_API_KEY", "").strip()
-    if not api_key:
+    if missing_credentials(settings, env) is not None:
         return None
+    retries, timeout = settings.max_retries, settings.timeout_seconds
+    client: SdkClient | None = None
+    match settings.provider:
+        case Provider.ANTHROPIC:
+            client = anthropic.Anthropic(
+                api_key=_get(env, "ANTHROPIC_API_KEY"),
+                base_url=_get(env, "ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL,
+                max_retries=retries,
+                timeout=timeout,
+            )
+        case Provider.BEDROCK:
+            token = _get(env, "AWS_BEARER_TOKEN_BEDROCK")
+            client = anthropic.AnthropicBedrock(
+                api_key=token,
+                aws_access_key=None if token else _get(env, "AWS_ACCESS_KEY_ID"),
+                aws_secret_key=None if token else _get(env, "AWS_SECRET_ACCESS_KEY"),
+                aws_session_token=None if token else _get(env, "AWS_SESSION_TOKEN"),
+                aws_profile=None if token else _get(env, "AWS_PROFILE"),
+                aws_region=_get(env, "AWS_REGION") or _get(env, "AWS_DEFAULT_REGION"),
+                base_url=_get(env, "ANTHROPIC_BEDROCK_BASE_URL"),
+                max_retries=retries,
+                timeout=timeout,
+            )
+        case Provider.VERTEX:
+            project = _get(env, "ANTHROPIC_VERTEX_PROJECT_ID") or _get(env, "GOOGLE_CLOUD_PROJECT")
+            client = anthropic.AnthropicVertex(
+                region=_get(env, "CLOUD_ML_REGION") or "",
+                project_id=project if project else anthropic.NOT_GIVEN,
+                access_token=_get(env, "GOOGLE_OAUTH_ACCESS_TOKEN"),
+                base_url=_get(env, "ANTHROPIC_VERTEX_BASE_URL"),
+                max_retries=retries,
+                timeout=timeout,
+            )
+        case _ as unreachable:
+            assert_never(unreachable)
     return AnthropicGateway(
-        api_key,
-        base_url=env.get("ANTHROPIC_BASE_URL", "").strip() or DEFAULT_BASE_URL,
-        max_retries=settings.max_retries,
-        timeout=settings.timeout_seconds,
-        prices=settings.price_table(),
+        "", client=client, model_map=settings.model_map(), prices=settings.price_table()
     )
+
+
+def missing_credentials(settings: ReviewerSettings, env: Mapping[str, str]) -> str | None:
+    """Why the configured provider cannot be used from ``env`` (and the fix), or None."""
+    match settings.provider:
+        case Provider.ANTHROPIC:
+            return None if _get(env, "ANTHROPIC_API_KEY") else "no ANTHROPIC_API_KEY"
+        case Provider.BEDROCK:
+            return _bedrock_missing(env)
+        case Provider.VERTEX:
+            return _vertex_missing(env)
+        case _ as unreachable:
+            assert_never(unreachable)
+
+
+def _bedrock_missing(env: Mapping[str, str]) -> str | None:
+    if not (_get(env, "AWS_REGION") or _get(env, "AWS_DEFAULT_REGION")):
+        return "reviewers.provider is bedrock but AWS_REGION is not set"
+    if _get(env, "AWS_BEARER_TOKEN_BEDROCK"):
+        return None
+    keys = _get(env, "AWS_ACCESS_KEY_ID") and _get(env, "AWS_SECRET_ACCESS_KEY")
+    if not (keys or _get(env, "AWS_PROFILE")):
+        return (
+            "reviewers.provider is bedrock but no AWS credentials are set "
+            "(AWS_BEARER_TOKEN_BEDROCK, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE)"
+        )
+    return _needs("boto3", "bedrock", "AWS_BEARER_TOKEN_BEDROCK")
+
+
+def _vertex_missing(env: Mapping[str, str]) -> str | None:
+    if not _get(env, "CLOUD_ML_REGION"):
+        return "reviewers.provider is vertex but CLOUD_ML_REGION is not set"
+    if not _get(env, "GOOGLE_OAUTH_ACCESS_TOKEN"):
+        return _needs("google.auth", "vertex", "GOOGLE_OAUTH_ACCESS_TOKEN")
+    if _get(env, "ANTHROPIC_VERTEX_PROJECT_ID") or _get(env, "GOOGLE_CLOUD_PROJECT"):
+        return None
+    return (
+        "reviewers.provider is vertex but neither ANTHROPIC_VERTEX_PROJECT_ID nor "
+        "GOOGLE_CLOUD_PROJECT is set"
+    )
+
+
+def _needs(module: str, extra: str, token_variable: str) -> str | None:
+    """Signing with ambient cloud credentials needs the SDK's optional extra."""
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        found = False
+    if found:
+        return None
+    return (
+        f"reviewers.provider is {extra}: ambient credentials need `{module}` "
+        f"(pip install 'anthropic[{extra}]'), or set {token_variable}"
+    )
+
+
+def _get(env: Mapping[str, str], name: str) -> str | None:
+    return env.get(name, "").strip() or None
 
 
 def _system_blocks(request: ModelRequest) -> list[TextBlockParam]:

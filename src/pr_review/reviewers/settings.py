@@ -32,6 +32,55 @@ class OversizedMode(StrEnum):
     budget, riskiest first; list the files left out and why."""
 
 
+class Provider(StrEnum):
+    """Where the Messages API is served."""
+
+    ANTHROPIC = "anthropic"
+    BEDROCK = "bedrock"
+    """Amazon Bedrock, through the SDK's ``AnthropicBedrock`` client."""
+    VERTEX = "vertex"
+    """Google Vertex AI, through the SDK's ``AnthropicVertex`` client."""
+
+
+PROVIDER_MODELS: dict[Provider, dict[str, str]] = {
+    Provider.BEDROCK: {
+        "claude-opus-4-6": "anthropic.claude-opus-4-6-v1",
+        "claude-sonnet-4-6": "anthropic.claude-sonnet-4-6",
+        "claude-haiku-4-5": "anthropic.claude-haiku-4-5-20251001-v1:0",
+        "claude-sonnet-4-5": "anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "claude-opus-4-5": "anthropic.claude-opus-4-5-20251101-v1:0",
+        "claude-opus-4-1": "anthropic.claude-opus-4-1-20250805-v1:0",
+    },
+    Provider.VERTEX: {
+        "claude-opus-4-6": "claude-opus-4-6",
+        "claude-sonnet-4-6": "claude-sonnet-4-6",
+        "claude-haiku-4-5": "claude-haiku-4-5@20251001",
+        "claude-sonnet-4-5": "claude-sonnet-4-5@20250929",
+        "claude-opus-4-5": "claude-opus-4-5@20251101",
+        "claude-opus-4-1": "claude-opus-4-1@20250805",
+    },
+}
+"""Our model ids (the Anthropic API's) -> each provider's id; ``provider_models`` overrides."""
+
+PROVIDER_ENV = (
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_PROFILE",
+    "ANTHROPIC_BEDROCK_BASE_URL",
+    "CLOUD_ML_REGION",
+    "ANTHROPIC_VERTEX_PROJECT_ID",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_OAUTH_ACCESS_TOKEN",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "ANTHROPIC_VERTEX_BASE_URL",
+)
+"""The standard variables the Bedrock and Vertex clients read their region and credentials from."""
+
+
 class ModelPrice(_Section):
     """USD per million tokens of one model."""
 
@@ -87,6 +136,15 @@ class ReviewerSettings(_Section):
     """Models, budgets and switches of the AI reviewers."""
 
     enabled: bool = True
+    provider: Provider = Field(
+        default=Provider.ANTHROPIC,
+        description="anthropic (ANTHROPIC_API_KEY), bedrock (AWS environment) or vertex "
+        "(Google Cloud environment).",
+    )
+    provider_models: dict[str, str] = Field(
+        default_factory=dict,
+        description="Model id -> the provider's model id; merged over the built-in map.",
+    )
     fresh_eyes_model: str = "claude-sonnet-4-6"
     challenger: ChallengerSettings = Field(default_factory=ChallengerSettings)
     policy_model: str = "claude-haiku-4-5"
@@ -125,6 +183,12 @@ class ReviewerSettings(_Section):
     def price_table(self) -> dict[str, ModelPrice]:
         """Defaults overlaid with the configured prices."""
         return {**DEFAULT_PRICES, **self.prices}
+
+    def model_map(self) -> dict[str, str]:
+        """Our model ids -> the provider's (empty for the Anthropic API: ids are its own)."""
+        if self.provider is Provider.ANTHROPIC:
+            return dict(self.provider_models)
+        return {**PROVIDER_MODELS[self.provider], **self.provider_models}
 
 
 def price_for(model: str, prices: dict[str, ModelPrice]) -> ModelPrice | None:
