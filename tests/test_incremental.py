@@ -138,6 +138,7 @@ def test_a_push_sends_only_the_changed_file_and_keeps_the_others_findings(
     assert statuses["app/alpha.py"] is ReviewStatus.STILL_OPEN
     assert statuses["app/gamma.py"] is ReviewStatus.STILL_OPEN
     assert second.meta.rereview.startswith("re-reviewed 1 of 3 file(s)")
+    assert second.meta.files_not_reviewed == ()  # untouched files were reviewed last time
     assert "Re-review:** re-reviewed 1 of 3" in second.packet_markdown
 
 

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from pr_review.schema.enums import FindingSource
 from pr_review.schema.finding import CandidateFinding
+from pr_review.schema.pack import EvidencePack
 from pr_review.sources.model import PullRequest
 from pr_review.synthesis.memory import ReviewMemory
 
@@ -53,6 +54,7 @@ def decide(
     history: History | None,
     config_hash: str,
     force: bool = False,
+    pack: EvidencePack | None = None,
 ) -> Incremental:
     """Incremental when safe (see the module docstring), else a full review and why."""
     if previous is None or not previous.head_sha:
@@ -80,6 +82,8 @@ def decide(
             note=f"full review: the base moved and changed {len(moved)} file(s) of this PR "
             "that did not change since the last review (their diff changed)",
         )
+    skipped = {n.path for n in pack.diff.not_reviewed} if pack is not None else set()
+    touched = frozenset(p for p in touched if p not in skipped)  # never sent to a model
     only = frozenset(p for p in touched if p in changed)
     carried = tuple(c for c in previous.carried if c.file not in only and c.file in touched)
     note = (

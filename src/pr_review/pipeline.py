@@ -135,7 +135,9 @@ def run_review(
     started = time.monotonic()
     digest = config_hash(config)
     pack = build_evidence(pr, config, trust_mode=trust_mode, progress=progress)
-    incremental = decide(previous, pr, history=history, config_hash=digest, force=force)
+    incremental = decide(
+        previous, pr, history=history, config_hash=digest, force=force, pack=pack
+    )
     if incremental.note:
         progress(incremental.note)
     reviewed = run_reviewers(

@@ -200,6 +200,9 @@ def plan_units(
     policy_skip = ReviewerRun(name="policy_verifiers", status=ReviewerStatus.SKIPPED, reason=why)
     plan = _capped(tuple(ranked), settings, chunked=True, policy_skip=policy_skip, every=shown)
     left_out = left_out + plan.left_out
+    if only is not None:  # files not changed since the last review were reviewed then
+        earlier = shown - wanted
+        plan = replace(plan, reviewed_files=(plan.reviewed_files or frozenset()) | earlier)
     if plan.reviewable:
         return replace(plan, left_out=left_out)
     reason = (
@@ -214,7 +217,7 @@ def plan_units(
             ReviewerRun(name="challenger", status=ReviewerStatus.SKIPPED, reason=reason),
             policy_skip,
         ),
-        reviewed_files=frozenset(),
+        reviewed_files=plan.reviewed_files if only is not None else frozenset(),
         left_out=left_out,
         chunked=True,
     )
