@@ -25,6 +25,7 @@ from pr_review.action_inputs import ActionInputs, RunnerEnv, read_inputs
 from pr_review.action_review import Context, Review, ReviewRequest, run_and_publish
 from pr_review.config import Config
 from pr_review.errors import ReviewError, UserError
+from pr_review.packet.neutralize import inline
 from pr_review.publish import comment as packet_comment
 from pr_review.publish import gate
 from pr_review.publish import workflow as wf
@@ -61,7 +62,7 @@ def main(
         return _run(env, inputs, connect_api=connect_api, review=review, run=run, out=stream)
     except ReviewError as exc:
         wf.notice(str(exc), stream, wf.Level.ERROR)
-        wf.write_summary(env.summary_path, job_summary([f"**failed:** {exc}"], None))
+        wf.write_summary(env.summary_path, job_summary([f"**failed:** {inline(str(exc))}"], None))
         if isinstance(exc, UserError):
             return 1
         return 1 if inputs.fail_on_error else 0
@@ -196,7 +197,7 @@ def _regate(
         f"gate: {verdict.conclusion}: {verdict.title}",
     ]
     if handle.problem:
-        lines.append(f"gate problem: {handle.problem}")
+        lines.append(f"gate problem: {inline(handle.problem)}")
     wf.write_summary(ctx.env.summary_path, job_summary(lines, None))
     wf.write_outputs(
         ctx.env.output_path,

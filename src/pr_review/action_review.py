@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from pr_review.action_inputs import ActionInputs, RunnerEnv
 from pr_review.config import Config
 from pr_review.errors import GitHubError
+from pr_review.packet.neutralize import inline
 from pr_review.packet.state import parse_state
 from pr_review.process import ProcessResult
 from pr_review.publish import comment as packet_comment
@@ -158,7 +159,7 @@ def run_and_publish(
     )
     lines.append(f"gate ({handle.kind.value}): {verdict.conclusion}: {verdict.title}")
     if handle.problem:
-        lines.append(f"gate problem: {handle.problem}")
+        lines.append(f"gate problem: {inline(handle.problem)}")
     wf.emit_annotations(workflow_annotations(outcome.findings), out)
     wf.write_summary(env.summary_path, job_summary(lines, outcome.packet_markdown))
     blocking = verdict.blocking and inputs.mode is gate.Mode.GATE

@@ -1,8 +1,13 @@
-"""Make untrusted text (PR text, model output, tool output) inert in the packet.
+"""Make untrusted text (PR text, model output, tool output, file names) inert in GitHub Markdown.
 
-Whatever a finding or a PR says can neither forge our hidden markers, nor open an HTML
-comment or tag, nor ping someone, nor add links or images, nor break the layout: it is put
-on one line, HTML-escaped, with ``@`` defused by a zero-width space and brackets escaped.
+The one escaping module for every Markdown surface: the packet comment, inline review
+comments, the check run's title/summary/text and the job summary. Whatever a finding, a PR
+or a file name says can neither forge our hidden markers, nor open an HTML comment or tag,
+nor ping someone, nor add links or images, nor start a heading, quote or list, nor break
+the layout: it is put on one line (a newline in a path included), HTML-escaped, with ``@``
+defused by a zero-width space, brackets escaped, bare URLs defused and a leading block
+marker escaped. Pure functions; workflow commands have their own escaping
+(:mod:`pr_review.publish.workflow`).
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import re
 
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(://)|\b(www)(\.)")
+_BLOCK_START = re.compile(r"^([#>+*=|~-])|^(\d+)([.)])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -49,7 +56,32 @@ def inline(text: str, limit: int | None = None) -> str:
     out = clip(text, limit)
     out = out.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     out = _MENTION.sub("@\u200b", out)
+    out = _AUTOLINK.sub(_defuse_link, out)
+    out = _BLOCK_START.sub(_escape_block, out)
     return out.replace("[", "\\[").replace("]", "\\]")
+
+
+def paragraphs(text: str, limit: int | None = None) -> str:
+    """Untrusted multi-line text: each non-blank line escaped as :func:`inline`, blank lines kept.
+
+    ``limit`` bounds the whole text (in characters, before escaping).
+    """
+    if limit is not None and len(text) > limit:
+        text = text[: max(limit - 1, 0)] + "…"
+    lines = [inline(line) for line in text.splitlines()]
+    return "\n".join(lines).strip("\n")
+
+
+def _defuse_link(m: re.Match[str]) -> str:
+    if m.group(1):
+        return ":\u200b//"
+    return f"{m.group(2)}\u200b{m.group(3)}"
+
+
+def _escape_block(m: re.Match[str]) -> str:
+    if m.group(1):
+        return "\\" + m.group(1)
+    return f"{m.group(2)}\\{m.group(3)}"
 
 
 def cell(text: str, limit: int | None = None) -> str:

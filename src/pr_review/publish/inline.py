@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pr_review.errors import GitHubError
+from pr_review.packet.neutralize import inline, paragraphs
 from pr_review.schema.enums import Confidence
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.sources.diff import Diff
@@ -92,9 +93,9 @@ def fingerprint_of(finding: SynthesizedFinding) -> str:
 def body_for(finding: SynthesizedFinding) -> str:
     """The comment text: what, why, what to do, and the hidden fingerprint."""
     lines = [
-        f"**{finding.severity.value.upper()}: {finding.title}**",
+        f"**{finding.severity.value.upper()}: {inline(finding.title, 300)}**",
         "",
-        finding.why_it_matters,
+        paragraphs(finding.why_it_matters, 6000),
         "",
         (
             f"Action: **{finding.action.value}** · confidence {finding.merged_confidence.value}"
@@ -102,7 +103,7 @@ def body_for(finding: SynthesizedFinding) -> str:
         ),
     ]
     if finding.corroborated_by:
-        lines.append(f"Corroborated by: {', '.join(finding.corroborated_by)}")
+        lines.append(f"Corroborated by: {inline(', '.join(finding.corroborated_by))}")
     lines += ["", FINGERPRINT_MARKER.format(fingerprint_of(finding))]
     return "\n".join(lines)
 

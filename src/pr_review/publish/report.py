@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pr_review.packet.neutralize import cell, clip, code, inline
 from pr_review.publish.workflow import Annotation, Level
 from pr_review.schema.enums import Severity
 from pr_review.schema.finding import SynthesizedFinding
@@ -41,20 +42,16 @@ def check_summary(risk: Risk, findings: Sequence[SynthesizedFinding], head_sha: 
     if risk.factors:
         lines += ["| factor | severity | files |", "|---|---|---|"]
         for factor in risk.factors:
-            files = ", ".join(f"`{p}`" for p in factor.files[:5])
+            files = ", ".join(code(p).replace("|", "\\|") for p in factor.files[:5])
             more = f" +{len(factor.files) - 5}" if len(factor.files) > 5 else ""
-            lines.append(f"| {_cell(factor.factor)} | {factor.severity.value} | {files}{more} |")
+            lines.append(f"| {cell(factor.factor)} | {factor.severity.value} | {files}{more} |")
         lines.append("")
     shown = surfaced(findings)
     lines.append(f"**Findings:** {len(shown)}")
     for f in shown[:50]:
-        where = f"`{f.file}:{f.line_start}`" if f.line_start else f"`{f.file}`"
-        lines.append(f"- {f.severity.value}: {f.title} ({where})")
+        where = code(f"{f.file}:{f.line_start}" if f.line_start else f.file)
+        lines.append(f"- {f.severity.value}: {inline(f.title, 300)} ({where})")
     return "\n".join(lines)
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def check_annotations(findings: Sequence[SynthesizedFinding]) -> list[dict[str, Any]]:
@@ -70,7 +67,7 @@ def check_annotations(findings: Sequence[SynthesizedFinding]) -> list[dict[str, 
                 "start_line": f.line_start,
                 "end_line": end,
                 "annotation_level": _CHECK_LEVEL[f.severity],
-                "title": f.title[:255],
+                "title": clip(f.title, 255),
                 "message": f.why_it_matters[:60_000] or f.title,
             }
         )
