@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
 from pr_review.evidence.paths import PathKind, classify, extension
+from pr_review.evidence.pyast import same_behaviour
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
@@ -77,6 +78,9 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
         kind = classify(f.path)
         if kind in {PathKind.DOCS, PathKind.TEST}:
             continue
+        if _python_tree_equal(f, base, head):
+            neutral.add(f.path)
+            continue
         pairs = _file_renames(f, base, head)
         if pairs is None:
             continue
@@ -100,6 +104,21 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
         return Neutrality(frozenset(neutral), reasons=reasons, tree_checked=checked)
     neutral.update(renamed_files)
     return Neutrality(frozenset(neutral), tuple(sorted(mapping.items())), tree_checked=checked)
+
+
+PYTHON_EXTENSIONS = (".py", ".pyi")
+
+
+def _python_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified Python file (not moved: a move changes its import path) whose syntax
+    tree, docstrings dropped, is the same on both sides: behaviour-neutral by construction,
+    whatever the lines say."""
+    if f.binary or f.mode_changed or f.submodule or not f.path.endswith(PYTHON_EXTENSIONS):
+        return False
+    if f.status is not FileStatus.MODIFIED:
+        return False
+    old, new = base.read(f.old_path or f.path), head.read(f.path)
+    return old is not None and new is not None and same_behaviour(old, new)
 
 
 def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:

@@ -1,0 +1,78 @@
+"""Behaviour-neutral by construction: Python trees compared with docstrings dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from pr_review.config import Config
+from pr_review.evidence.build import build_pack
+from pr_review.evidence.neutral import _python_tree_equal
+from pr_review.evidence.pyast import same_behaviour
+from pr_review.schema.enums import Lane
+from pr_review.sources.diff import FileStatus
+from pr_review.sources.model import MemoryTree
+from tests.evidence.helpers import file_diff, pull_request
+
+SAME = [
+    # docstring reworded, wrapped over several lines
+    (
+        'def f(x):\n    """Add one."""\n    return x + 1\n',
+        (
+            'def f(x):\n    """Return ``x`` plus one.\n\n    Used by the parser.\n    """\n'
+            "    return x + 1\n"
+        ),
+    ),
+    # module and class docstrings, comments, quoting and line wrapping
+    (
+        '"""Mod."""\nclass A:\n    "Doc."\n    n = "a"  # c\n',
+        "class A:\n    n = 'a'\n",
+    ),
+    # a docstring-only body stays a body
+    ('def f():\n    """Doc."""\n', "def f():\n    pass\n"),
+    ("call(a,\n     b)\n", "call(a, b)  # joined\n"),
+]
+DIFFERENT = [
+    ("def f(x):\n    return x + 1\n", "def f(x):\n    return x + 2\n"),
+    # a string that is not a docstring is data
+    ('def f():\n    x = 1\n    "s"\n', 'def f():\n    x = 1\n    "t"\n'),
+    ('MSG = "payment required"\n', 'MSG = "payment needed"\n'),
+    ("def f():\n    try:\n        g()\n    except E:\n        h()\n", "def f():\n    g()\n"),
+    # unparsable on one side: never neutral
+    ("x = 1\n", "x = (\n"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), SAME)
+def test_docstrings_comments_and_layout_do_not_change_behaviour(old: str, new: str) -> None:
+    assert same_behaviour(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), DIFFERENT)
+def test_code_and_data_changes_change_behaviour(old: str, new: str) -> None:
+    assert not same_behaviour(old, new)
+
+
+def test_docstring_rewording_is_green_in_the_pack() -> None:
+    old, new = SAME[0]
+    pr = pull_request(
+        [
+            file_diff(
+                "src/pricing.py",
+                ['    """Return ``x`` plus one.', "", "    Used by the parser.", '    """'],
+                ['    """Add one."""'],
+                start=2,
+            )
+        ],
+        base={"src/pricing.py": old},
+        head={"src/pricing.py": new},
+    )
+    pack = build_pack(pr, Config())
+    assert pack.risk.lane is Lane.GREEN
+    assert {f.factor for f in pack.risk.factors} == set()
+
+
+def test_moved_python_module_is_not_neutral_by_tree() -> None:
+    text = "def f(x):\n    return x\n"
+    moved = file_diff("src/b.py", status=FileStatus.RENAMED, old_path="src/a.py")
+    base, head = MemoryTree({"src/a.py": text}), MemoryTree({"src/b.py": text})
+    assert not _python_tree_equal(moved, base, head)
