@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from pr_review.config import Config
+from pr_review.evidence.advisory import PrText
 from pr_review.evidence.artifacts import ArtifactInputs, missing_artifacts
 from pr_review.evidence.authorship import authorship
 from pr_review.evidence.budgeted import scan_all_budgeted
@@ -81,7 +82,17 @@ def build_pack(
         budget = None
     risk_files = files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
-        RiskInputs(risk_files, kinds, subsystems, neutral, scans, pr.body, config.risk, budget)
+        RiskInputs(
+            risk_files,
+            kinds,
+            subsystems,
+            neutral,
+            scans,
+            pr.body,
+            config.risk,
+            budget,
+            PrText(pr.title, pr.body, tuple(c.message for c in pr.commits)),
+        )
     )
 
     reviewable_raw = drop_files(pr.diff.raw, frozenset(excluded))

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence.advisory import PrText, advisory_factor
 from pr_review.evidence.content import FileScan
 from pr_review.evidence.globs import GlobError, compile_glob
 from pr_review.evidence.neutral import Neutrality
@@ -77,6 +78,8 @@ class RiskInputs:
     settings: RiskSettings
     budgeted_above: int | None = None
     """``oversize.full_analysis_max_lines`` when the diff exceeded it (budgeted mode)."""
+    text: PrText | None = None
+    """Title, description and commit messages, for security-advisory markers."""
 
 
 def assess(inputs: RiskInputs) -> Risk:
@@ -89,6 +92,7 @@ def assess(inputs: RiskInputs) -> Risk:
         + _size_factors(behavioural, inputs.settings)
         + _budget_factors(inputs)
         + _subsystem_factors(behavioural, inputs)
+        + _advisory_factors(behavioural, inputs)
     )
     lane = _lane(factors)
     confidence = _confidence(factors, inputs, behavioural)
@@ -251,6 +255,14 @@ def _subsystem_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFa
             why=f"behaviour changes span {len(names)} subsystems: {', '.join(names)}",
         )
     ]
+
+
+def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
+    """Red when the PR's own text marks it as a security fix and it changes behaviour."""
+    if inputs.text is None:
+        return []
+    factor = advisory_factor(inputs.text, [f.path for f in files])
+    return [] if factor is None else [factor]
 
 
 def _merge(factors: list[RiskFactor]) -> list[RiskFactor]:

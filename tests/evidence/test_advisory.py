@@ -1,0 +1,75 @@
+"""Security-advisory markers: the PR's own text calling it a security fix raises it to red."""
+
+from __future__ import annotations
+
+import pytest
+
+from pr_review.config import Config
+from pr_review.evidence.advisory import PrText, advisory_factor, markers
+from pr_review.evidence.build import build_pack
+from pr_review.schema.enums import Lane
+from pr_review.sources.model import Commit
+from tests.evidence.helpers import file_diff, pull_request
+
+MARKED = [
+    PrText("Merge pull request from GHSA-j8r2-6x86-q33q", ""),
+    PrText("Fix header parsing", "Fixes CVE-2024-35195."),
+    PrText("Merge commit from fork", ""),
+    PrText("Tighten redirect handling", "", ("Merge commit from fork\n\nDetails",)),
+    PrText("Harden cookie parsing", "", ("Fix\n\nSee GHSA-9wx4-h78v-vm56 for details",)),
+    PrText("Security: reject absolute paths in safe_join", ""),
+    PrText("Fix a vulnerability in host matching", ""),
+]
+UNMARKED = [
+    PrText("Update actions/checkout to v4", "Bumps the version."),
+    # words that merely contain the marker, or ids that are not advisory ids
+    PrText("Fix insecurity of the README example", "See issue #1234 and PR GH-12."),
+    PrText("Merge pull request #12 from someone/fork", ""),
+    PrText("Refactor CVE-like parsing", "Handles strings such as CVE-XXXX."),
+    PrText("Merge commit from fork of the project into staging branch", ""),
+]
+
+
+@pytest.mark.parametrize("text", MARKED)
+def test_advisory_markers_are_found(text: PrText) -> None:
+    assert markers(text)
+    factor = advisory_factor(text, ["src/app.py"])
+    assert factor is not None
+    assert factor.severity.value == "red"
+
+
+@pytest.mark.parametrize("text", UNMARKED)
+def test_ordinary_text_has_no_marker(text: PrText) -> None:
+    assert markers(text) == []
+    assert advisory_factor(text, ["src/app.py"]) is None
+
+
+def test_marker_without_behaviour_change_is_not_a_factor() -> None:
+    assert advisory_factor(PrText("Security policy", ""), []) is None
+
+
+def test_advisory_in_a_commit_message_makes_the_pack_red() -> None:
+    commit = Commit(
+        sha="a" * 40, author_name="A", author_email="a@x", message="Fix\n\nCVE-2023-32681"
+    )
+    pr = pull_request(
+        [file_diff("src/app.py", ["    return x + 2"], ["    return x + 1"], start=2)],
+        base={"src/app.py": "def f(x):\n    return x + 1\n"},
+        head={"src/app.py": "def f(x):\n    return x + 2\n"},
+        commits=(commit,),
+    )
+    pack = build_pack(pr, Config())
+    assert pack.risk.lane is Lane.RED
+    factor = next(f for f in pack.risk.factors if f.factor == "security-advisory")
+    assert factor.files == ("src/app.py",)
+    assert "CVE-2023-32681" in factor.why
+
+
+def test_advisory_on_a_docs_only_pr_stays_green() -> None:
+    commit = Commit(
+        sha="b" * 40, author_name="A", author_email="a@x", message="GHSA-j8r2-6x86-q33q"
+    )
+    pr = pull_request(
+        [file_diff("docs/security.md", ["New text."], ["Old text."])], commits=(commit,)
+    )
+    assert build_pack(pr, Config()).risk.lane is Lane.GREEN
