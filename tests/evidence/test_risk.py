@@ -172,3 +172,21 @@ def test_binary_code_change_is_low_confidence_and_rounds_up() -> None:
     assert pack.risk.confidence is Confidence.LOW
     assert pack.risk.escalated_for_low_confidence
     assert pack.risk.lane is Lane.RED
+
+
+def test_low_confidence_from_moderate_factors_alone_is_not_red() -> None:
+    files = [
+        file_diff("src/app.py", ["    return x + 2"], ["    return x + 1"], start=2),
+        file_diff("config/app.yml", ["timeout: 5"], ["timeout: 3"]),
+        file_diff("requirements.txt", ["requests==2.32.0"], ["requests==2.31.0"]),
+    ]
+    pack = build_pack(pull_request(files), Config())
+    assert {f.factor for f in pack.risk.factors} >= {
+        "logic-change",
+        "config-change",
+        "dependency-manifest",
+    }
+    assert all(f.severity.value == "moderate" for f in pack.risk.factors)
+    assert pack.risk.confidence is Confidence.LOW
+    assert pack.risk.lane is Lane.YELLOW
+    assert not pack.risk.escalated_for_low_confidence

@@ -2,7 +2,8 @@
 
 Green only when no file's change can alter behaviour (docs, tests, comments, formatting,
 pure renames). Any other code change is at least yellow; red when a factor says so. Low
-confidence raises the lane one step. Overrides only raise. Every factor names its files,
+confidence raises green to yellow; it raises yellow to red only when behaviour-changing content
+could not be read at all (binary, no patch): moderate factors alone never make red. Overrides only raise. Every factor names its files,
 its severity and why, so the lane is explainable from the factors alone.
 """
 
@@ -96,7 +97,9 @@ def assess(inputs: RiskInputs) -> Risk:
     )
     lane = _lane(factors)
     confidence = _confidence(factors, inputs, behavioural)
-    escalated = confidence is Confidence.LOW and lane is not Lane.RED
+    escalated = confidence is Confidence.LOW and (
+        lane is Lane.GREEN or (lane is Lane.YELLOW and _unreadable(behavioural))
+    )
     if escalated:
         lane = lane.next_up()
     risk = Risk(
@@ -291,14 +294,18 @@ def _confidence(
 ) -> Confidence:
     if any(f.severity is RED for f in factors):
         return Confidence.HIGH
-    unreadable = [f for f in behavioural if f.binary or not f.patch_available]
-    if unreadable or not inputs.neutral.tree_checked:
+    if _unreadable(behavioural) or not inputs.neutral.tree_checked:
         return Confidence.LOW
     if len({f.factor for f in factors}) >= 3:
         return Confidence.LOW
     if factors or inputs.neutral.renames:
         return Confidence.MEDIUM
     return Confidence.HIGH
+
+
+def _unreadable(behavioural: list[FileDiff]) -> bool:
+    """Behaviour-changing files whose content could not be read at all (binary, no patch)."""
+    return any(f.binary or not f.patch_available for f in behavioural)
 
 
 def _overrides(risk: Risk, inputs: RiskInputs) -> Risk:
