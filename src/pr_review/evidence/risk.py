@@ -3,8 +3,9 @@
 Green only when no file's change can alter behaviour (docs, tests, comments, formatting,
 pure renames). Any other code change is at least yellow; red when a factor says so. Low
 confidence raises green to yellow; it raises yellow to red only when behaviour-changing content
-could not be read at all (binary, no patch): moderate factors alone never make red. Overrides only raise. Every factor names its files,
-its severity and why, so the lane is explainable from the factors alone.
+could not be read at all (binary, no patch): moderate factors alone never make red. Overrides
+only raise. Every factor names its files, its severity and why, so the lane is explainable from
+the factors alone.
 """
 
 from __future__ import annotations
