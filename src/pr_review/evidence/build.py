@@ -15,6 +15,7 @@ from pr_review.evidence.budgeted import scan_all_budgeted
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
 from pr_review.evidence.generated import Excluded, detect, is_lock_file
+from pr_review.evidence.handlers import confirm as confirm_handlers
 from pr_review.evidence.hotspots import hotspots
 from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
@@ -78,7 +79,9 @@ def build_pack(
         budget: int | None = config.oversize.full_analysis_max_lines
     else:
         neutral = analyse(files, pr.base_tree, pr.head_tree)
-        scans = scan_all(files, code_paths - neutral.neutral)
+        scans = confirm_handlers(
+            files, scan_all(files, code_paths - neutral.neutral), pr.base_tree, pr.head_tree
+        )
         budget = None
     risk_files = files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

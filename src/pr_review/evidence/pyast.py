@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections import Counter
 
 MAX_SOURCE_CHARS = 1_000_000
 """Larger sources are not parsed (the lexical analysis still runs on their changed lines)."""
@@ -52,3 +53,76 @@ def same_behaviour(old: str, new: str) -> bool:
         return True
     old_key = behaviour_key(old)
     return old_key is not None and old_key == behaviour_key(new)
+
+
+def _parse(source: str) -> ast.Module | None:
+    if len(source) > MAX_SOURCE_CHARS:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _kind(node: ast.AST) -> str | None:
+    """What error path ``node`` is: the handled exception types, a raise, or a finally."""
+    if isinstance(node, ast.ExceptHandler):
+        caught = "" if node.type is None else ast.unparse(node.type)
+        return f"except {caught}".strip()
+    if isinstance(node, ast.Raise):
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        return "raise" if exc is None else f"raise {ast.unparse(exc)}"
+    if isinstance(node, ast.Try | ast.TryStar) and node.finalbody:
+        return "finally"
+    return None
+
+
+def error_paths(source: str) -> dict[str, list[tuple[str, int]]] | None:
+    """Each function's (or the module's, ``""``) error paths as (kind, line), or None when
+    the source does not parse."""
+    tree = _parse(source)
+    if tree is None:
+        return None
+    out: dict[str, list[tuple[str, int]]] = {}
+
+    def visit(node: ast.AST, scope: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{scope}.{child.name}" if scope else child.name
+                out.setdefault(name, [])
+                visit(child, name)
+                continue
+            kind = _kind(child)
+            if kind is not None:
+                out.setdefault(scope, []).append((kind, getattr(child, "lineno", 0)))
+            visit(child, scope)
+
+    out[""] = []
+    visit(tree, "")
+    return out
+
+
+def lost_error_paths(old: str, new: str) -> list[tuple[str, str, int]] | None:
+    """Error paths of the base side whose scope still exists on the head side but has fewer
+    of that kind, and the file as a whole holds fewer: (scope, kind, base line). None when
+    either side does not parse. A scope that is gone entirely was removed or moved, not
+    weakened."""
+    before, after = error_paths(old), error_paths(new)
+    if before is None or after is None:
+        return None
+    totals_before = Counter(kind for paths in before.values() for kind, _ in paths)
+    totals_after = Counter(kind for paths in after.values() for kind, _ in paths)
+    lost: list[tuple[str, str, int]] = []
+    for scope, paths in before.items():
+        if scope not in after:
+            continue
+        remaining = [kind for kind, _ in after[scope]]
+        for kind, line in paths:
+            if kind in remaining:
+                remaining.remove(kind)
+            else:
+                lost.append((scope, kind, line))
+    # A kind the file holds as often as before was moved between its scopes, not lost.
+    return [entry for entry in lost if totals_after[entry[1]] < totals_before[entry[1]]]
