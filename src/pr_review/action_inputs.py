@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -85,7 +86,28 @@ def _bool(name: str, value: str) -> bool:
         return True
     if low in _FALSE:
         return False
-    raise UserError(f"input `{name}` is {value!r}; allowed: true, false.")
+    raise UserError(
+        f"input `{name}` is {value!r}; allowed: true or false "
+        "(also yes/no, on/off, 1/0; any case)."
+    )
+
+
+def _api_url(environ: Mapping[str, str]) -> str:
+    """``GITHUB_API_URL`` (default ``https://api.github.com``), checked to be an http(s) URL."""
+    value = environ.get("GITHUB_API_URL", "").strip()
+    if not value:
+        return DEFAULT_API_URL
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (raises ValueError for a malformed port)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UserError(
+            f"GITHUB_API_URL is {value!r}, not an http(s) URL: unset it for github.com or set "
+            "it to your GitHub Enterprise Server API (https://HOST/api/v3)."
+        )
+    return value
 
 
 def _number(value: str) -> int:
@@ -132,7 +154,7 @@ class RunnerEnv:
             event_name=environ.get("GITHUB_EVENT_NAME", "").strip(),
             event_path=_path(environ, "GITHUB_EVENT_PATH"),
             repository=repository,
-            api_url=environ.get("GITHUB_API_URL", "").strip() or DEFAULT_API_URL,
+            api_url=_api_url(environ),
             output_path=_path(environ, "GITHUB_OUTPUT"),
             summary_path=_path(environ, "GITHUB_STEP_SUMMARY"),
             workspace=_path(environ, "GITHUB_WORKSPACE"),

@@ -114,14 +114,25 @@ class _DispatchEvent(_Payload):
 
 
 def load_payload(path: Path | None) -> dict[str, object]:
-    """The event JSON; an empty mapping when the runner gave none."""
+    """The event JSON; a :class:`UserError` when the runner gave none or it is not an object."""
     if path is None:
-        return {}
+        raise UserError(
+            "GITHUB_EVENT_PATH is not set: `pr-review action` needs the event payload the "
+            "runner provides; run it as a step of a GitHub Actions job (or use `pr-review review`)."
+        )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UserError(f"cannot read the event payload {path}: {exc}") from exc
-    return data if isinstance(data, dict) else {}
+        raise UserError(
+            f"cannot read the event payload {path} (GITHUB_EVENT_PATH): {exc}; "
+            "point GITHUB_EVENT_PATH at the runner's event JSON file."
+        ) from exc
+    if not isinstance(data, dict):
+        raise UserError(
+            f"the event payload {path} (GITHUB_EVENT_PATH) is not a JSON object; "
+            "point GITHUB_EVENT_PATH at the runner's event JSON file."
+        )
+    return data
 
 
 def read_trigger(
@@ -136,9 +147,13 @@ def read_trigger(
         if event_name == TriggerKind.COMMENT:
             return _comment(_CommentEvent.model_validate(payload), force)
     except ValidationError as exc:
-        return Ignored(
-            f"the {event_name} payload lacks the fields needed ({exc.error_count()} problem(s))"
-        )
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(root)"
+        raise UserError(
+            f"the {event_name} event payload is incomplete (`{where}`: {first['msg']}; "
+            f"{exc.error_count()} problem(s)): run on the runner's own event file "
+            "(GITHUB_EVENT_PATH), not an edited or truncated copy."
+        ) from exc
     return Ignored(
         f"event `{event_name or '(none)'}` is not handled; use pull_request, pull_request_target, "
         "workflow_dispatch or issue_comment"

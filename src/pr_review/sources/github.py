@@ -38,7 +38,8 @@ class GitHubSettings:
 
     token: str
     api_url: str = DEFAULT_API_URL
-    timeout_s: float = 30
+    timeout_s: float = 10
+    """Per request (connect and each read). A silent server fails in this time: no read retry."""
     retries: int = 5
     backoff_factor: float = 1.0
     max_rate_limit_wait_s: float = 900
@@ -57,6 +58,10 @@ def connect(settings: GitHubSettings, repository: str) -> GitHubApi:
         backoff_factor=settings.backoff_factor,
         # 429 is a documented rate-limit status PyGithub does not list (403 is appended by it).
         status_forcelist=[429, *range(500, 600)],
+        # A refused connection is retried once (a blip); an unanswered read is not retried, so
+        # an unreachable GITHUB_API_URL fails in about one timeout, not minutes.
+        connect=1,
+        read=0,
         allowed_methods=_IDEMPOTENT,
         max_rate_limit_wait=settings.max_rate_limit_wait_s,
     )
@@ -71,7 +76,9 @@ def connect(settings: GitHubSettings, repository: str) -> GitHubApi:
         seconds_between_requests=None,
         seconds_between_writes=None,
     )
-    return GitHubApi(client, repository, create_attempts=settings.create_attempts)
+    return GitHubApi(
+        client, repository, create_attempts=settings.create_attempts, api_url=settings.api_url
+    )
 
 
 class GitHubApi:
@@ -84,7 +91,9 @@ class GitHubApi:
         *,
         create_attempts: int = 3,
         sleep: Callable[[float], None] = time.sleep,
+        api_url: str = DEFAULT_API_URL,
     ) -> None:
+        self._api_url = api_url
         self._client = client
         self._requester = client.requester
         self.repository = repository
@@ -115,7 +124,11 @@ class GitHubApi:
         except GithubException as exc:
             raise GitHubError(_describe(verb, url, exc), status=exc.status) from exc
         except Exception as exc:  # requests/urllib3 errors after retries are exhausted
-            raise GitHubError(f"{verb} {url}: {type(exc).__name__}: {exc}") from exc
+            raise GitHubError(
+                f"cannot reach the GitHub API at {self._api_url} ({verb} {url}: "
+                f"{type(exc).__name__}): check GITHUB_API_URL (unset for github.com; "
+                "https://HOST/api/v3 for GitHub Enterprise Server) and the runner's network."
+            ) from exc
 
     def get(self, url: str, model: type[M], **params: Any) -> M:
         """GET one object and validate it."""
