@@ -44,7 +44,7 @@ def test_outputs_use_a_random_delimiter_that_never_occurs_in_values() -> None:
 def test_inputs_defaults_hyphen_form_and_errors() -> None:
     inputs = read_inputs({"INPUT_GITHUB-TOKEN": "t", "INPUT_MODE": "", "INPUT_FORCE": "Yes"})
     assert (inputs.github_token, inputs.mode, inputs.force) == ("t", Mode.GATE, True)
-    with pytest.raises(UserError, match=r"`post_comment`.*true, false"):
+    with pytest.raises(UserError, match=r"`post_comment`.*true or false"):
         read_inputs({"INPUT_GITHUB_TOKEN": "t", "INPUT_POST_COMMENT": "maybe"})
     with pytest.raises(UserError, match="`pr_number`"):
         read_inputs({"INPUT_GITHUB_TOKEN": "t", "INPUT_PR_NUMBER": "abc"})
