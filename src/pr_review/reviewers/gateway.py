@@ -6,6 +6,12 @@ retry (the validation error goes back as a ``tool_result`` with ``is_error``), t
 :class:`ModelOutputInvalid`. Nothing is repaired by pattern matching. Retries on 429, 5xx
 and 529 are the SDK's own (``max_retries``, honouring ``retry-after``); what is left after
 them becomes :class:`ModelUnavailable`. Every call, failed or not, is a :class:`ModelCall`.
+
+This module is the one redaction boundary: every request, whatever its purpose (reviewers,
+policy judge, tie-break, grader, comparator, any later caller), is built here and passes
+through the gateway's :class:`Redactor` as a whole (system blocks, messages, tool results,
+tool names, descriptions and schemas) immediately before the SDK call. Callers may redact
+earlier too; nothing they build can skip this step, because nothing else calls the SDK.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import importlib.util
 import time
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, TypeVar, assert_never
+from typing import Any, TypedDict, TypeVar, assert_never
 
 import anthropic
 from anthropic.types import (
@@ -36,6 +42,7 @@ from pr_review.reviewers.interface import (
     ToolSpec,
     describe_validation_error,
 )
+from pr_review.reviewers.redact import Redactor
 from pr_review.reviewers.settings import (
     DEFAULT_PRICES,
     ModelPrice,
@@ -50,6 +57,14 @@ T = TypeVar("T", bound=BaseModel)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 _MAX_ERROR_CHARS = 300
+
+class _Outgoing(TypedDict):
+    """Every PR-derived part of one request, redacted together."""
+
+    system: list[TextBlockParam]
+    messages: list[MessageParam]
+    tools: list[ToolParam]
+
 
 ClientFactory = Callable[..., anthropic.Anthropic]
 SdkClient = anthropic.Anthropic | anthropic.AnthropicBedrock | anthropic.AnthropicVertex
@@ -70,12 +85,17 @@ class AnthropicGateway:
         clock: Callable[[], float] = time.monotonic,
         client: SdkClient | None = None,
         model_map: Mapping[str, str] | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
         """Build the SDK client; ``base_url=None`` lets the SDK apply its own resolution.
 
         ``client`` is a ready SDK client (Bedrock, Vertex); ``model_map`` turns our model ids
-        into the provider's (costs stay priced under our ids).
+        into the provider's (costs stay priced under our ids). ``redactor`` is applied to
+        every request (a fresh one, with the pattern rules, when not given); its registry of
+        values lives as long as the gateway, so a value seen in one request is redacted in
+        every later one.
         """
+        self._redactor = redactor if redactor is not None else Redactor()
         self._client: SdkClient = (
             client
             if client is not None
@@ -146,13 +166,17 @@ class AnthropicGateway:
             "name": request.tool_name,
             "disable_parallel_tool_use": True,
         }
+        outgoing = _Outgoing(
+            system=_system_blocks(request), messages=messages, tools=_tools(request, output)
+        )
+        safe = self._redactor.redact_payload(outgoing)
         try:
             message: Message = self._client.messages.create(
                 model=self._models.get(request.model, request.model),
                 max_tokens=request.max_tokens,
-                system=_system_blocks(request),
-                messages=messages,
-                tools=_tools(request, output),
+                system=safe["system"],
+                messages=safe["messages"],
+                tools=safe["tools"],
                 tool_choice=choice,
             )
         except anthropic.AnthropicError as exc:

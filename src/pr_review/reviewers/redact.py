@@ -7,19 +7,29 @@ Each distinct value gets a typed placeholder such as ``[REDACTED:aws_access_key_
 same value always gets the same placeholder. The mapping lives only in this process: it is
 never serialized, logged or sent.
 
+Every value is registered in each form it can be quoted or escaped in (raw, without its
+quotes, JSON-escaped once and twice, URL-encoded, HTML-escaped, backslash-escaped), so a copy
+inside a JSON document or a URL is replaced too. :meth:`Redactor.redact_payload` is the last
+step before bytes leave (the model gateway applies it to the whole request).
+
 A secret spanning lines (a PEM block inside a diff) is replaced line by line, keeping each
 line's diff marker, so line numbers in the diff do not move.
 """
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
+from urllib.parse import quote, quote_plus
 
 from pr_review.schema.pack import EvidencePack
 from pr_review.sources.diff import Diff
-from pr_review.verifiers.secret_patterns import find_secrets
+from pr_review.verifiers.secret_patterns import find_redactable
 
 # Keep the name of an assignment and hide its value: `token = "..."` -> `token = [REDACTED..]`.
 _ASSIGNMENT = re.compile(r"^(\s*[^=:\s][^=:]{0,80}?(?:=|:)\s*)(\S.*)$")
@@ -50,7 +60,7 @@ class Redactor:
     @property
     def redactions(self) -> tuple[Redaction, ...]:
         """What was redacted (kinds and placeholders only)."""
-        return tuple(self._values.values())
+        return tuple(dict.fromkeys(self._values.values()))
 
     def add(self, value: str, kind: str) -> str:
         """Register a secret value; returns its placeholder."""
@@ -58,25 +68,101 @@ class Redactor:
             return self._add(value, kind)
 
     def _add(self, value: str, kind: str) -> str:
+        value = _unquoted(value)
         if value in self._values:
             return self._values[value].placeholder
         slug = _KIND.sub("_", kind.lower()).strip("_") or "secret"
         self._counts[slug] = self._counts.get(slug, 0) + 1
         placeholder = f"[REDACTED:{slug}#{self._counts[slug]}]"
-        self._values[value] = Redaction(kind=slug, placeholder=placeholder)
+        redaction = Redaction(kind=slug, placeholder=placeholder)
+        for form in _forms(value):
+            self._values.setdefault(form, redaction)
         return placeholder
+
+    def learn(self, text: str) -> None:
+        """Register every pattern match in ``text`` (without replacing anything)."""
+        with self._lock:
+            for match in find_redactable(text):
+                self._add(text[match.start : match.end], match.kind)
 
     def redact(self, text: str) -> str:
         """``text`` with every known value and every pattern match replaced."""
+        self.learn(text)
+        return self._replace_known(text)
+
+    def _replace_known(self, text: str) -> str:
         with self._lock:
-            for match in find_secrets(text):
-                self._add(text[match.start : match.end], match.kind)
             known = dict(self._values)
         # Longest first, so a value containing another is replaced whole.
         for value in sorted(known, key=len, reverse=True):
             if value in text:
                 text = _replace_keeping_lines(text, value, known[value].placeholder)
         return text
+
+    def redact_payload(self, payload: _Payload) -> _Payload:
+        """A copy of a JSON-like ``payload`` with every string redacted.
+
+        Two passes: every string is scanned first, so a value found in one part of a request
+        is replaced in every other part too (and in every form).
+        """
+        for text in _strings(payload):
+            self.learn(text)
+        return _map_strings(payload, self._replace_known)
+
+
+_Payload = TypeVar("_Payload")
+
+
+def _strings(payload: object) -> Iterator[str]:
+    if isinstance(payload, str):
+        yield payload
+    elif isinstance(payload, Mapping):
+        for item in payload.values():
+            yield from _strings(item)
+    elif isinstance(payload, list | tuple):
+        for item in payload:
+            yield from _strings(item)
+
+
+def _map_strings(payload: _Payload, fn: Callable[[str], str]) -> _Payload:
+    result: object
+    if isinstance(payload, str):
+        result = fn(payload)
+    elif isinstance(payload, Mapping):
+        result = {key: _map_strings(item, fn) for key, item in payload.items()}
+    elif isinstance(payload, list | tuple):
+        result = type(payload)(_map_strings(item, fn) for item in payload)
+    else:
+        result = payload
+    return cast("_Payload", result)
+
+
+_MIN_FORM = 4
+
+
+def _unquoted(value: str) -> str:
+    """A value without surrounding whitespace, a trailing separator or its quotes."""
+    value = value.strip().rstrip(",;")
+    while len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
+        value = value[1:-1]
+    return value
+
+
+def _forms(value: str) -> tuple[str, ...]:
+    """``value`` in every quoting and escaping form a copy of it may take in a text."""
+    json_once = json.dumps(value)[1:-1]
+    forms = [
+        value,
+        json_once,
+        json.dumps(json_once)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        quote(value, safe=""),
+        quote_plus(value, safe=""),
+        quote(value),
+        html.escape(value),
+        value.replace("\\", "\\\\").replace("'", "\\'"),
+    ]
+    return tuple(dict.fromkeys(f for f in forms if len(f) >= _MIN_FORM))
 
 
 def build_redactor(pack: EvidencePack, diff: Diff) -> Redactor:

@@ -107,12 +107,109 @@ RULES: tuple[SecretRule, ...] = (
         ("eyJhbGciOiJIUzI1NiJ9",),
     ),
     _rule(
+        "sendgrid_api_key",
+        r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
+        ("SG." + "a" * 22 + "." + "B" * 43,),
+        ("SG.short.x",),
+    ),
+    _rule(
+        "npm_token",
+        r"\bnpm_[A-Za-z0-9]{36}\b",
+        ("npm_" + "a1B2" * 9,),
+        ("npm_install",),
+    ),
+    _rule(
+        "pypi_token",
+        r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+        ("pypi-AgEIcHlwaS5vcmc" + "x1Y2" * 14,),
+        ("pypi-upload",),
+    ),
+    _rule(
+        "twilio_api_key",
+        r"\b(?:SK|AC)[0-9a-f]{32}\b",
+        ("SK" + "0123456789abcdef" * 2,),
+        ("SKIP_THIS", "AC" + "0123"),
+    ),
+    _rule(
         "url_credentials",
         r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{1,64}:[^\s@/'\"]{3,128}@[^\s/'\"]+",
         ("postgres://admin:s3cr3tP4ss@db.internal:5432/app",),
         ("https://example.com/path", "postgres://user@localhost/db", "http://:@x"),
     ),
 )
+
+
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:x{3,}|\*{3,}|\.{3,}|<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%\([^)]*\)s"
+    r"|changeme|change[_-]?me|dummy\S*|test[_-]\S*|fake\S*|example\S*|sample\S*|placeholder\S*"
+    r"|redacted\S*|\[redacted\S*|your[_-]\S*|none|null|nil|true|false|str|int|bool|bytes|optional"
+    r"|password|secret|token|string|required|self|env|os\.environ\S*|getenv\S*)$"
+)
+_DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether ``value`` is a stand-in (``xxxx``, ``changeme``, ``<token>``, ``${VAR}``, ...).
+
+    Placeholders are not secrets: they are neither reported nor redacted.
+    """
+    stripped = value.strip().strip("'\"`")
+    return (
+        len(stripped) < 4
+        or _PLACEHOLDER.match(stripped) is not None
+        or _DOTTED_NAME.match(stripped) is not None
+        or len(set(stripped)) <= 2
+    )
+
+
+_KEYWORD = (
+    r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|"
+    r"private[_-]?key|client[_-]?secret|auth[_-]?key|credentials?|signing[_-]?key)"
+)
+_VALUE_END = r"(?=$|[\s\"'`,;)}\]])"
+
+# Broader, value-capturing rules used only at the model boundary (redaction), where a false
+# positive costs a placeholder in the prompt and a miss costs a leak. Each rule's ``value``
+# group is what gets registered and replaced; placeholders are skipped.
+REDACTION_RULES: tuple[SecretRule, ...] = (
+    _rule(
+        "authorization_header",
+        r"(?i)\b(?:Bearer|Basic|Token)\s+(?P<value>[A-Za-z0-9._~+/=-]{12,})",
+        ("Authorization: Bearer " + "abcDEF123456ghiJKL789",),
+        ("Bearer token", "Basic auth"),
+    ),
+    _rule(
+        "curl_user_password",
+        r"(?:\s-u|--user)[\s=]+[\"']?[^\s:\"']{1,64}:(?P<value>[^\s\"']{3,128})",
+        ("curl -u admin:" + "Sup3rS3cret!" + " https://x",),
+        ("curl -u admin https://x",),
+    ),
+    _rule(
+        "keyword_secret",
+        r"(?i)" + _KEYWORD + r"[\w.-]*[\"']?\s*(?:=|:|=>|\bis\b)\s*"
+        r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`,;]{4,256})(?P=q)" + _VALUE_END,
+        ('DB_PASSWORD = "' + "hunter2hunter" + '"', "the db password: " + "Tr0ub4dor3"),
+        ('password = "changeme"', "password = os.environ['X']", "token: ${TOKEN}"),
+    ),
+    _rule(
+        "azure_storage_key",
+        r"(?i)AccountKey=(?P<value>[A-Za-z0-9+/=]{40,100})",
+        ("AccountKey=" + "A" * 20 + "b" * 20 + "C" * 20 + "d" * 20 + "12==",),
+        ("AccountKey=short",),
+    ),
+)
+
+
+def find_redactable(text: str) -> list[SecretMatch]:
+    """Every span of ``text`` to redact: the high-confidence rules, then the broad rules' values."""
+    found = list(find_secrets(text))
+    for rule in REDACTION_RULES:
+        for m in rule.pattern.finditer(text):
+            if "value" not in rule.pattern.groupindex:
+                found.append(SecretMatch(rule.kind, m.start(), m.end()))
+            elif not is_placeholder(m.group("value")):
+                found.append(SecretMatch(rule.kind, m.start("value"), m.end("value")))
+    return _merged(found)
 
 
 def find_secrets(text: str) -> list[SecretMatch]:
@@ -122,6 +219,10 @@ def find_secrets(text: str) -> list[SecretMatch]:
         for rule in RULES
         for m in rule.pattern.finditer(text)
     ]
+    return _merged(found)
+
+
+def _merged(found: list[SecretMatch]) -> list[SecretMatch]:
     found.sort(key=lambda s: (s.start, -s.end))
     merged: list[SecretMatch] = []
     for match in found:
