@@ -215,6 +215,9 @@ CATEGORIES: tuple[Category, ...] = (
             "sk-",
             "eyj",
             "://",
+            "sg.",
+            "npm_",
+            "pypi-",
         ),
     ),
     Category(

@@ -125,12 +125,6 @@ RULES: tuple[SecretRule, ...] = (
         ("pypi-upload",),
     ),
     _rule(
-        "twilio_api_key",
-        r"\b(?:SK|AC)[0-9a-f]{32}\b",
-        ("SK" + "0123456789abcdef" * 2,),
-        ("SKIP_THIS", "AC" + "0123"),
-    ),
-    _rule(
         "url_credentials",
         r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{1,64}:[^\s@/'\"]{3,128}@[^\s/'\"]+",
         ("postgres://admin:s3cr3tP4ss@db.internal:5432/app",),
@@ -172,6 +166,12 @@ _VALUE_END = r"(?=$|[\s\"'`,;)}\]])"
 # positive costs a placeholder in the prompt and a miss costs a leak. Each rule's ``value``
 # group is what gets registered and replaced; placeholders are skipped.
 REDACTION_RULES: tuple[SecretRule, ...] = (
+    _rule(
+        "twilio_api_key",
+        r"\b(?:SK|AC)[0-9a-f]{32}\b",
+        ("SK" + "0123456789abcdef" * 2,),
+        ("SKIP_THIS", "AC" + "0123"),
+    ),
     _rule(
         "authorization_header",
         r"(?i)\b(?:Bearer|Basic|Token)\s+(?P<value>[A-Za-z0-9._~+/=-]{12,})",
