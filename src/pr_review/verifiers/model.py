@@ -12,6 +12,7 @@ from typing import Protocol
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import TrustMode, VerifierSeverity
 from pr_review.sources.model import PullRequest, RepoTree
+from pr_review.verifiers.sanitize import sanitize_message
 from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.settings import VerifierSettings
 from pr_review.verifiers.workspace import Workspace
@@ -57,6 +58,10 @@ class RawFinding:
     rule_id: str | None
     message: str
     severity: VerifierSeverity
+
+    def __post_init__(self) -> None:
+        """Every tool's message loses the secret values it quotes, whatever the parser."""
+        object.__setattr__(self, "message", sanitize_message(self.message))
 
 
 @dataclass(frozen=True)
