@@ -38,7 +38,7 @@ def test_a_request_built_without_any_redaction_leaves_redacted() -> None:
         purpose="tiebreak",
         model="claude-haiku-4-5",
         system=f"rules; Authorization: Bearer {_BEARER}",
-        prompt=f'title: Possible hardcoded password: \'{_PASSWORD}\'\n-DB_PASSWORD = "{_PASSWORD}"',
+        prompt=f"title: Possible hardcoded password: '{_PASSWORD}'\n-DB_PASSWORD = \"{_PASSWORD}\"",
         shared_prefix=f"token {_GH}",
         unit_prefix=json.dumps({"url": "https://x/?p=" + quote(_PASSWORD, safe="")}),
         sibling_tools=(ToolSpec("other", f"see {_GH}", Answer),),

@@ -208,10 +208,13 @@ def _outcome(
 def detect_injections(
     pack: EvidencePack, diff: Diff, redact: Callable[[str], str]
 ) -> list[InjectionHit]:
-    """Deterministic injection phrasing in PR-authored text and added diff lines."""
+    """Deterministic injection phrasing in PR-authored text, file names and added diff lines."""
     hits = scan(redact(pack.pr.title), "pr_title") + scan(
         redact(pack.pr.description), "pr_description"
     )
+    for changed in diff.files:
+        for name in dict.fromkeys(p for p in (changed.old_path, changed.path) if p):
+            hits += scan(redact(name), "file_name", file=changed.path)
     for issue in pack.context.linked_issues:
         hits += scan(redact(f"{issue.title}\n{issue.body}"), "linked_issue")
     added = ((f.path, n, redact(text)) for f in diff.files for h in f.hunks for n, text in h.added)
