@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pr_review.schema.enums import ChangeType
@@ -121,12 +121,18 @@ class Diff:
         """Removed lines over all files."""
         return sum(f.deletions for f in self.files)
 
+    _by_path: dict[str, FileDiff] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    """Index of ``files`` by path, the first file for a path (built once)."""
+
+    def __post_init__(self) -> None:
+        for f in reversed(self.files):
+            self._by_path[f.path] = f
+
     def file(self, path: str) -> FileDiff | None:
         """The file diff for ``path`` (new path), if the PR touched it."""
-        for f in self.files:
-            if f.path == path:
-                return f
-        return None
+        return self._by_path.get(path)
 
 
 def join_type_changes(files: list[FileDiff]) -> tuple[FileDiff, ...]:

@@ -101,15 +101,62 @@ def _range(f: CandidateFinding) -> tuple[int, int] | None:
 
 
 def judge_pairs(members: Sequence[Member], settings: SynthesisSettings) -> tuple[Edge, ...]:
-    """Every pair that merges or is ambiguous (apart pairs are not kept)."""
+    """Every pair that merges or is ambiguous (apart pairs are not kept), ordered by (a, b).
+
+    Only pairs that can merge are judged (bucket first, then compare within a bucket):
+    findings in different files never merge, and a pair with a tool finding merges only at
+    a near place (same file, lines within the tolerance). So reviewer findings meet the
+    reviewer findings of their file (and those without a file meet all of them), and tool
+    findings meet their line neighbours, found by a sweep over each file's sorted ranges.
+    The edges are exactly those of judging every pair, in the same order, at near-linear
+    cost for findings spread over files and lines.
+    """
     weights = idf_weights(m.text_terms for m in members)
     edges: list[Edge] = []
-    for i, ma in enumerate(members):
-        for j in range(i + 1, len(members)):
-            edge = _judge((i, j), ma, members[j], weights, settings)
-            if edge is not None and edge.decision is not Decision.APART:
-                edges.append(edge)
+    for i, j in sorted(candidate_pairs(members, settings.line_tolerance)):
+        edge = _judge((i, j), members[i], members[j], weights, settings)
+        if edge is not None and edge.decision is not Decision.APART:
+            edges.append(edge)
     return tuple(edges)
+
+
+def candidate_pairs(members: Sequence[Member], tolerance: int) -> set[tuple[int, int]]:
+    """A superset of the pairs ``_judge`` can keep, as ``(i, j)`` with ``i < j``."""
+    pairs: set[tuple[int, int]] = set()
+    reviewers: dict[str, list[int]] = {}
+    lined: dict[str, list[tuple[int, int, int]]] = {}
+    for i, m in enumerate(members):
+        f = m.finding
+        if f.source is not FindingSource.VERIFIER:
+            reviewers.setdefault(f.file or "", []).append(i)
+        span = _range(f)
+        if f.file and span is not None:
+            lined.setdefault(f.file, []).append((span[0], span[1], i))
+    fileless = reviewers.pop("", [])
+    everyone = sorted(fileless + [i for group in reviewers.values() for i in group])
+    for i in fileless:
+        pairs.update((min(i, j), max(i, j)) for j in everyone if j != i)
+    for group in reviewers.values():
+        for n, i in enumerate(group):
+            pairs.update((i, j) for j in group[n + 1 :])
+    for spans in lined.values():
+        pairs.update(_near_tool_pairs(members, sorted(spans), tolerance))
+    return pairs
+
+
+def _near_tool_pairs(
+    members: Sequence[Member], spans: Sequence[tuple[int, int, int]], tolerance: int
+) -> list[tuple[int, int]]:
+    """Pairs with a tool finding among ranges sorted by start, within the tolerance."""
+    out: list[tuple[int, int]] = []
+    for n, (_, end, i) in enumerate(spans):
+        tool = members[i].finding.source is FindingSource.VERIFIER
+        for start_j, _, j in spans[n + 1 :]:
+            if start_j - end > tolerance:
+                break  # sorted by start: every later range is farther still
+            if tool or members[j].finding.source is FindingSource.VERIFIER:
+                out.append((min(i, j), max(i, j)))
+    return out
 
 
 def _judge(

@@ -65,8 +65,12 @@ def synthesize(
     canon: list[SynthesizedFinding] = []
     merged: list[SynthesizedFinding] = []
     reports: list[ClusterReport] = []
-    for group in groups:
-        group_edges = [e for e in outcome.edges if e.a in group and e.b in group]
+    group_of = {i: n for n, group in enumerate(groups) for i in group}
+    edges_of: list[list[Edge]] = [[] for _ in groups]
+    for e in outcome.edges:  # in edge order, as every group's report lists them
+        if group_of[e.a] == group_of[e.b]:
+            edges_of[group_of[e.a]].append(e)
+    for group, group_edges in zip(groups, edges_of, strict=True):
         cv = view([members[i].finding for i in group], group_edges)
         head = _canonical(cv, diff, verification, settings)
         canon.append(head)
