@@ -18,6 +18,7 @@ from pr_review import __version__
 from pr_review.config import Config
 from pr_review.errors import UserError
 from pr_review.evidence.build import build_pack
+from pr_review.evidence.escalate import escalate_pack
 from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
@@ -166,6 +167,10 @@ def run_review(
         model=model,
     )
     findings, memory_diff = compare(previous, synthesis.findings)
+    # Reviewers may raise the lane (corroborated critical findings), never lower it.
+    pack = escalate_pack(
+        pack, findings, config.risk.escalation, config.artifacts, pr.base_tree.paths()
+    )
     runs = reviewed.runs
     if synthesis.model_calls:
         runs = (*runs, synthesis_run(synthesis.model_calls))

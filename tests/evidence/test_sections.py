@@ -110,6 +110,116 @@ def test_related_tests_layouts() -> None:
     assert (missing.test_exists, missing.test_file) == (False, "tests/payments/test_fees.py")
 
 
+def test_a_touched_test_that_imports_the_package_relates_to_its_modules() -> None:
+    """A real layout: one big test module for the whole package (`tests/test_basic.py`)."""
+    tree = [
+        "src/flask/__init__.py",
+        "src/flask/sessions.py",
+        "src/flask/json/__init__.py",
+        "src/flask/json/provider.py",
+        "tests/test_basic.py",
+        "tests/test_json.py",
+        "setup.py",
+    ]
+    touched = frozenset(
+        {
+            "src/flask/sessions.py",
+            "src/flask/json/provider.py",
+            "tests/test_basic.py",
+            "tests/test_json.py",
+        }
+    )
+    texts = {
+        "tests/test_basic.py": "import flask\nfrom flask.sessions import SessionMixin\n",
+        "tests/test_json.py": "import pytest\n\n# import flask.json would be a comment\n",
+    }
+    found = related_tests(
+        ["src/flask/sessions.py", "src/flask/json/provider.py"], tree, touched, texts
+    )
+    pairs = {(t.source_file, t.test_file, t.matched_by) for t in found if t.touched_in_pr}
+    assert ("src/flask/sessions.py", "tests/test_basic.py", "import") in pairs
+    assert ("src/flask/json/provider.py", "tests/test_basic.py", "import") in pairs
+    # a module name in a comment is not an import
+    assert not any(t.test_file == "tests/test_json.py" for t in found)
+
+
+def test_relative_imports_and_mirrored_directories_relate_touched_tests() -> None:
+    tree = [
+        "pkg/__init__.py",
+        "pkg/billing/__init__.py",
+        "pkg/billing/fees.py",
+        "pkg/billing/tests/__init__.py",
+        "pkg/billing/tests/test_invoices.py",
+        "services/payments/refunds.py",
+        "tests/payments/test_ledger.py",
+        "tests/other/test_unrelated.py",
+    ]
+    touched = frozenset(
+        {
+            "pkg/billing/fees.py",
+            "pkg/billing/tests/test_invoices.py",
+            "services/payments/refunds.py",
+            "tests/payments/test_ledger.py",
+            "tests/other/test_unrelated.py",
+        }
+    )
+    texts = {
+        "pkg/billing/tests/test_invoices.py": "from .. import fees\n",
+        "tests/payments/test_ledger.py": "def test_x():\n    assert True\n",
+        "tests/other/test_unrelated.py": "import json\n",
+    }
+    found = related_tests(
+        ["pkg/billing/fees.py", "services/payments/refunds.py"], tree, touched, texts
+    )
+    how = {(t.source_file, t.test_file): t.matched_by for t in found}
+    assert how[("pkg/billing/fees.py", "pkg/billing/tests/test_invoices.py")] == "directory"
+    assert how[("services/payments/refunds.py", "tests/payments/test_ledger.py")] == "directory"
+    assert not any(t.test_file == "tests/other/test_unrelated.py" for t in found)
+
+
+def test_python_imports_resolve_relative_and_ignore_broken_sources() -> None:
+    from pr_review.evidence.related_tests import python_imports, python_module
+
+    got = python_imports("a/b/tests/test_x.py", "from ..core import thing\nimport os.path\n")
+    assert got == {"a.b.core", "a.b.core.thing", "os.path"}
+    assert python_imports("t/test_x.py", "def broken(:\n") == frozenset()
+    assert python_imports("t/x.test.js", "import x from './x'") == frozenset()
+    tree = frozenset({"src/flask/__init__.py", "src/flask/json/__init__.py"})
+    assert python_module("src/flask/json/provider.py", tree) == "flask.json.provider"
+    assert python_module("setup.py", tree) == "setup"
+
+
+def test_tests_missing_is_not_claimed_when_the_pr_changed_a_test_of_its_code() -> None:
+    """Yellow lane: intent and tests are required; a test named otherwise still counts."""
+    files = [
+        file_diff("src/shop/orders.py", ["def total(x):", "    return x + 1"]),
+        file_diff(
+            "tests/test_api.py",
+            ["from shop.orders import total", "def test_total():", "    assert total(1) == 2"],
+        ),
+    ]
+    head = {
+        "src/shop/__init__.py": "",
+        "src/shop/orders.py": "def total(x):\n    return x + 1\n",
+        "tests/test_api.py": "from shop.orders import total\ndef test_total():\n"
+        "    assert total(1) == 2\n",
+    }
+    pack = build_pack(
+        pull_request(files, head=head, body="Fix the order total so refunds balance again."),
+        Config(),
+    )
+    assert pack.risk.lane is not Lane.GREEN
+    assert not any("test" in m.artifact for m in pack.missing_artifacts)
+    rel = [t for t in pack.context.related_tests if t.test_file == "tests/test_api.py"]
+    assert [t.matched_by for t in rel] == ["import"]
+
+    untested = build_pack(
+        pull_request(files[:1], head=head, body="Fix the order total so refunds balance again."),
+        Config(),
+    )
+    assert any("test" in m.artifact for m in untested.missing_artifacts)
+
+
 def test_instructions_are_concatenated_with_headers_and_capped() -> None:
     tree = MemoryTree(
         {

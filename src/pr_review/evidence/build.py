@@ -104,7 +104,10 @@ def build_pack(
     issues = linked_issues(f"{pr.title}\n{pr.body}", repository=pr.repository, details=pr.issues)
     head_paths = pr.head_tree.paths()
     tests = related_tests(
-        [p for p in paths if kinds[p] is PathKind.CODE and p in head_paths], head_paths, touched
+        [p for p in paths if kinds[p] is PathKind.CODE and p in head_paths],
+        head_paths,
+        touched,
+        _touched_test_texts(pr, paths, kinds, head_paths),
     )
     missing = missing_artifacts(
         risk.lane,
@@ -154,6 +157,21 @@ def build_pack(
         missing_artifacts=missing,
         blockers=(block,) if block else (),
     )
+
+
+def _touched_test_texts(
+    pr: PullRequest, paths: list[str], kinds: Mapping[str, PathKind], head_paths: frozenset[str]
+) -> dict[str, str]:
+    """Head text of the Python tests the PR touched (read for their imports)."""
+    wanted = [
+        p for p in paths if kinds[p] is PathKind.TEST and p.endswith(".py") and p in head_paths
+    ]
+    out = {}
+    for path in wanted:
+        text = pr.head_tree.read(path)
+        if text is not None:
+            out[path] = text
+    return out
 
 
 def _lock_files_by_kind(

@@ -41,6 +41,30 @@ class RiskOverride(_Section):
         return Lane(self.lane)
 
 
+class EscalationSettings(_Section):
+    """When the reviewers' findings raise the lane to red (they can never lower it)."""
+
+    enabled: bool = Field(
+        default=True, description="Raise the lane from corroborated critical findings."
+    )
+    min_severity: Literal["critical", "high"] = Field(
+        default="critical", description="Lowest finding severity that can raise the lane."
+    )
+    min_confidence: Literal["high", "medium"] = Field(
+        default="high", description="Lowest merged confidence that can raise the lane."
+    )
+    categories: tuple[str, ...] = Field(
+        default=("security", "permissions", "data-loss"),
+        min_length=1,
+        description="Finding categories that can raise the lane.",
+    )
+    min_sources: int = Field(
+        default=2,
+        ge=2,
+        description="Independent sources (reviewers, verifiers) that must report the finding.",
+    )
+
+
 class RiskSettings(_Section):
     """How the lane is decided beyond the built-in signals."""
 
@@ -56,6 +80,10 @@ class RiskSettings(_Section):
     )
     body_override: bool = Field(
         default=True, description="Honour `risk: red|yellow` in the PR body (raise only)."
+    )
+    escalation: EscalationSettings = Field(
+        default_factory=EscalationSettings,
+        description="Raise the lane to red from corroborated critical reviewer findings.",
     )
 
 

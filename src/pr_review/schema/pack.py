@@ -155,6 +155,12 @@ class RelatedTest(Frozen):
     test_file: str
     test_exists: bool
     touched_in_pr: bool = Field(default=False, description="added: the PR changed this test.")
+    matched_by: Literal["name", "import", "directory"] = Field(
+        default="name",
+        description="added: how the test was related to the source: its file name names the "
+        "source's stem, it imports the source's module (or a package above it), or it sits in "
+        "the test directory that mirrors the source's directory.",
+    )
 
 
 class OwnerRule(Frozen):
@@ -193,6 +199,12 @@ class Risk(Frozen):
     override_source: str | None = None
     escalated_for_low_confidence: bool = Field(
         default=False, description="added: the lane was raised one step because confidence was low."
+    )
+    escalated_from_findings: tuple[str, ...] = Field(
+        default=(),
+        description="added: ids of the surfaced findings that raised the lane to red after "
+        "the review (critical, confident, corroborated by an independent source; see "
+        "risk.escalation in the configuration). Findings never lower a lane.",
     )
 
 
