@@ -177,13 +177,27 @@ def test_relative_imports_and_mirrored_directories_relate_touched_tests() -> Non
     assert not any(t.test_file == "tests/other/test_unrelated.py" for t in found)
 
 
+def test_namespace_layouts_relate_by_full_import_but_not_by_a_shared_generic_root() -> None:
+    tree = ["src/webhooks/signature.py", "src/db/queries.py", "tests/test_webhooks.py"]
+    touched = frozenset(tree)
+    texts = {"tests/test_webhooks.py": "from src.webhooks.signature import verify\n"}
+    found = related_tests(["src/webhooks/signature.py", "src/db/queries.py"], tree, touched, texts)
+    related = {(t.source_file, t.matched_by) for t in found if t.touched_in_pr}
+    assert related == {("src/webhooks/signature.py", "import")}
+
+
 def test_python_imports_resolve_relative_and_ignore_broken_sources() -> None:
-    from pr_review.evidence.related_tests import python_imports, python_module
+    from pr_review.evidence.related_tests import module_names, python_imports, python_module
 
     got = python_imports("a/b/tests/test_x.py", "from ..core import thing\nimport os.path\n")
     assert got == {"a.b.core", "a.b.core.thing", "os.path"}
     assert python_imports("t/test_x.py", "def broken(:\n") == frozenset()
     assert python_imports("t/x.test.js", "import x from './x'") == frozenset()
+    assert module_names("src/webhooks/signature.py", frozenset()) == {
+        "src.webhooks.signature",
+        "webhooks.signature",
+        "signature",
+    }
     tree = frozenset({"src/flask/__init__.py", "src/flask/json/__init__.py"})
     assert python_module("src/flask/json/provider.py", tree) == "flask.json.provider"
     assert python_module("setup.py", tree) == "setup"

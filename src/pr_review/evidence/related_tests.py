@@ -142,12 +142,28 @@ def _touch_relation(
     if _mirrors(source, test):
         return "directory"
     if test_imports and PurePosixPath(source).suffix == ".py":
-        module = python_module(source, tree)
-        parts = module.split(".")
-        names = {".".join(parts[: i + 1]) for i in range(len(parts))}
-        if any(name in names or name.startswith(module + ".") for name in test_imports):
+        modules = module_names(source, tree)
+        packages = {
+            ".".join(parts[:i])
+            for module in modules
+            for parts in [module.split(".")]
+            for i in range(1, len(parts))
+            if parts[i - 1].lower() not in GENERIC_ROOTS
+        }
+        if any(name in modules or name in packages for name in test_imports):
             return "import"
     return None
+
+
+def module_names(path: str, tree: frozenset[str]) -> frozenset[str]:
+    """The dotted names a Python file can be imported by: its package chain
+    (:func:`python_module`), and every tail of its path for namespace packages and
+    ``sys.path`` layouts (``src/webhooks/signature.py`` -> ``src.webhooks.signature``,
+    ``webhooks.signature``, ``signature``)."""
+    pure = PurePosixPath(path)
+    parts = [*pure.parent.parts, pure.stem] if pure.stem != "__init__" else [*pure.parent.parts]
+    tails = {".".join(parts[i:]) for i in range(len(parts))}
+    return frozenset({python_module(path, tree), *(t for t in tails if t)})
 
 
 def _mirrors(source: str, test: str) -> bool:
