@@ -189,6 +189,12 @@ def test_session_module_alone_is_moderate() -> None:
         ("LICENSE", PathKind.DOCS),
         ("artwork/logo-full.svg", PathKind.DOCS),
         ("static/icon.png", PathKind.DOCS),
+        ("requirements/docs.in", PathKind.DOCS),
+        ("requirements/docs.txt", PathKind.DOCS),
+        ("requirements-docs.txt", PathKind.DOCS),
+        ("docs/requirements.txt", PathKind.DOCS),
+        ("requirements/tests.in", PathKind.MANIFEST),
+        ("requirements.txt", PathKind.MANIFEST),
     ],
 )
 def test_language_first_classification(path: str, kind: PathKind) -> None:
@@ -386,3 +392,92 @@ def test_ci_helpers() -> None:
         file_diff(_WF, ["      - uses: someone/x@v2"], ["      - uses: someone/x@v1"]), None
     )
     assert factor.severity is FactorSeverity.MODERATE
+
+
+# -- removed guards, whatever their name -------------------------------------------------------
+
+_ENDPOINT = (
+    '@bp.post("/invoices/<id>/approve")\n'
+    '@require_permission("approve")\n'
+    "def approve(id):\n"
+    "    if not current_user.active:\n"
+    "        abort(401)\n"
+    "    return do_approve(id)\n"
+)
+
+
+def test_removed_decorator_guard_is_red_whatever_its_name() -> None:
+    head = _ENDPOINT.replace('@require_permission("approve")\n', "")
+    lane, factors = _risk(
+        files=[file_diff("app/views.py", [], ['@require_permission("approve")'], start=2)],
+        base={"app/views.py": _ENDPOINT},
+        head={"app/views.py": head},
+    )
+    assert lane is Lane.RED
+    why = factors["guard-removed:red"].why
+    assert "approve" in why
+    assert "require_permission" in why
+
+
+def test_removed_early_refusal_is_red() -> None:
+    head = _ENDPOINT.replace("    if not current_user.active:\n        abort(401)\n", "")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "app/views.py",
+                [],
+                ["    if not current_user.active:", "        abort(401)"],
+                start=4,
+            )
+        ],
+        base={"app/views.py": _ENDPOINT},
+        head={"app/views.py": head},
+    )
+    assert lane is Lane.RED
+    assert "if not current_user.active: refuse" in factors["guard-removed:red"].why
+
+
+def test_guard_moved_into_another_file_is_not_lost() -> None:
+    # Shape of an "add a provider interface" refactor: the args/kwargs check moves to the
+    # new provider module.
+    check = (
+        "    if args and kwargs:\n        raise TypeError('x')\n    return make(args or kwargs)\n"
+    )
+    base = "def jsonify(*args, **kwargs):\n" + check
+    head = "def jsonify(*args, **kwargs):\n    return provider.response(*args, **kwargs)\n"
+    provider = "def response(*args, **kwargs):\n" + check.replace("'x'", "'y'")
+    _, factors = _risk(
+        files=[
+            file_diff(
+                "pkg/json.py",
+                ["    return provider.response(*args, **kwargs)"],
+                base.splitlines()[1:],
+                start=2,
+            ),
+            file_diff("pkg/provider.py", provider.splitlines(), status=FileStatus.ADDED),
+        ],
+        base={"pkg/json.py": base},
+        head={"pkg/json.py": head, "pkg/provider.py": provider},
+    )
+    assert "guard-removed:red" not in factors
+
+
+def test_a_dispatch_return_is_not_a_guard() -> None:
+    base = (
+        "def default(o):\n    if isinstance(o, date):\n        return http_date(o)\n"
+        "    return str(o)\n"
+    )
+    head = "def default(o):\n    return str(o)\n"
+    _, factors = _risk(
+        files=[
+            file_diff(
+                "pkg/enc.py",
+                [],
+                ["    if isinstance(o, date):", "        return http_date(o)"],
+                start=2,
+            )
+        ],
+        base={"pkg/enc.py": base},
+        head={"pkg/enc.py": head},
+    )
+    assert "guard-removed:red" not in factors

@@ -16,6 +16,7 @@ from pr_review.evidence.ci import base_actions, is_ci
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
 from pr_review.evidence.generated import Excluded, detect, is_lock_file
+from pr_review.evidence.guards import guard_factors
 from pr_review.evidence.handlers import confirm as confirm_handlers
 from pr_review.evidence.hotspots import hotspots
 from pr_review.evidence.instructions import repo_instructions
@@ -87,6 +88,7 @@ def build_pack(
         scans = confirm_handlers(files, scanned, pr.base_tree, pr.head_tree)
         budget = None
         structure = security_scope_factors(files, code_paths, pr.base_tree, pr.head_tree)
+        structure += guard_factors(files, pr.base_tree, pr.head_tree)
     risk_files = files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
         RiskInputs(

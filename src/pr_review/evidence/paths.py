@@ -161,7 +161,7 @@ def classify(path: str) -> PathKind:
     dirs = segments(path)
     stem, ext = _split(name)
     if is_manifest(path):
-        return PathKind.MANIFEST
+        return PathKind.DOCS if _docs_dependencies(stem, dirs) else PathKind.MANIFEST
     if is_infra(path):
         return PathKind.INFRA
     if is_test(path):
@@ -188,9 +188,22 @@ def is_test(path: str) -> bool:
 
 
 def is_manifest(path: str) -> bool:
-    """A dependency manifest or lock file."""
+    """A dependency manifest or lock file (pip-tools ``requirements/*.in|txt`` included)."""
     name = PurePosixPath(path).name.lower()
-    return name in MANIFESTS or _REQUIREMENTS.match(name) is not None
+    if name in MANIFESTS or _REQUIREMENTS.match(name) is not None:
+        return True
+    return "requirements" in segments(path) and _split(name)[1] in {".in", ".txt"}
+
+
+_DOC_WORDS = frozenset({"doc", "docs", "sphinx", "mkdocs"})
+
+
+def _docs_dependencies(stem: str, dirs: tuple[str, ...]) -> bool:
+    """Requirements of the documentation build only (``requirements/docs.txt``,
+    ``requirements-docs.txt``, ``docs/requirements.txt``): they never ship, so they count with
+    the docs."""
+    words = set(re.split(r"[^a-z]+", stem))
+    return bool(words & _DOC_WORDS) or bool(dirs and dirs[0] in DOC_DIRS)
 
 
 def is_infra(path: str) -> bool:
