@@ -8,6 +8,7 @@ import re
 import pytest
 
 from pr_review.config import Config
+from pr_review.evidence import grammars
 from pr_review.evidence.build import build_pack
 from pr_review.evidence.ci import CI_RULES, CiRule, actions_used, ci_factor, is_ci
 from pr_review.evidence.lexing import strip_strings
@@ -73,11 +74,6 @@ def test_scoped_lines_name_the_enclosing_class_and_function_and_skip_comments() 
         (6, ("store", "Store", "load")),
     ]
     assert all(s.parsed for s in lines)
-
-
-def test_unparsable_or_other_language_is_known_by_module_name_only() -> None:
-    lines = scoped_lines("web/auth.js", "function f() {}\n", [1])
-    assert [(s.chain, s.parsed) for s in lines] == [(("auth",), False)]
 
 
 # -- security-relevant scopes ----------------------------------------------------------------
@@ -481,3 +477,53 @@ def test_a_dispatch_return_is_not_a_guard() -> None:
         head={"pkg/enc.py": head},
     )
     assert "guard-removed:red" not in factors
+
+
+# -- other languages on tree-sitter trees ------------------------------------------------------
+
+_JS = (
+    "// sessions\n"
+    "class Auth {\n"
+    "  check(user) {\n"
+    "    if (!user) { throw new Error('no') }\n"
+    "    return 'ok'\n"
+    "  }\n"
+    "}\n"
+    "function total(a, b) { return a + b }\n"
+)
+
+
+def test_js_comment_only_change_is_green_by_its_syntax_tree() -> None:
+    head = _JS.replace("// sessions", "// user sessions, see RFC 6265")
+    lane, _ = _risk(
+        files=[file_diff("web/a.js", ["// user sessions, see RFC 6265"], ["// sessions"])],
+        base={"web/a.js": _JS},
+        head={"web/a.js": head},
+    )
+    assert lane is Lane.GREEN
+
+
+def test_js_change_inside_an_auth_class_is_a_security_scope() -> None:
+    head = _JS.replace("if (!user)", "if (user === null)")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "web/a.js",
+                ["    if (user === null) { throw new Error('no') }"],
+                ["    if (!user) { throw new Error('no') }"],
+                start=4,
+            )
+        ],
+        base={"web/a.js": _JS},
+        head={"web/a.js": head},
+    )
+    assert lane is Lane.RED
+    assert "a:Auth.check" in factors["security-scope:red"].why
+
+
+def test_language_without_a_grammar_degrades_to_the_module_name() -> None:
+    lines = scoped_lines("src/auth.zig", "fn f() void {}\n", [1])
+    assert [(s.chain, s.parsed) for s in lines] == [(("auth",), False)]
+    assert grammars.parse("src/x.zig", "fn f() void {}\n") is None
+    assert grammars.parse("src/x.js", "function (((") is None  # error nodes: not analysed
+    assert grammars.parse("src/x.js", None) is None

@@ -2,8 +2,9 @@
 
 Python is read with the standard :mod:`ast` (a function's span runs from its first decorator
 to its last line); a changed line counts only when it holds code once comments and docstrings
-are blanked. Files of other languages, or Python that does not parse, are known by their
-module name only, and say so (``ScopedLine.parsed`` is False).
+are blanked. Other languages are read with tree-sitter where a grammar exists
+(:mod:`pr_review.evidence.grammars`). Files without a grammar, or sources that do not parse,
+are known by their module name only, and say so (``ScopedLine.parsed`` is False).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from pr_review.evidence import grammars
 from pr_review.evidence.lexing import strip_comments
 
 MAX_SOURCE_CHARS = 1_000_000
@@ -105,7 +107,9 @@ def scoped_lines(path: str, source: str | None, lines: Iterable[int]) -> list[Sc
     """
     module = module_name(path)
     wanted = sorted(set(lines))
-    tree = _parse(source) if source is not None and path.endswith(PYTHON_EXTENSIONS) else None
+    if not path.endswith(PYTHON_EXTENSIONS):
+        return _other_language(path, source, module, wanted)
+    tree = _parse(source) if source is not None else None
     if tree is None or source is None:
         return [ScopedLine(n, (module,), parsed=False) for n in wanted]
     code = strip_comments(source, path).splitlines()
@@ -118,14 +122,39 @@ def scoped_lines(path: str, source: str | None, lines: Iterable[int]) -> list[Sc
     return out
 
 
+def _other_language(
+    path: str, source: str | None, module: str, wanted: list[int]
+) -> list[ScopedLine]:
+    parsed = grammars.parse(path, source)
+    if parsed is None:
+        return [ScopedLine(n, (module,), parsed=False) for n in wanted]
+    top = [_converted(s) for s in parsed.scopes]
+    return [
+        ScopedLine(n, (module, *_chain(top, n)), parsed=True)
+        for n in wanted
+        if n in parsed.code_lines
+    ]
+
+
+def _converted(scope: grammars.Scope) -> _Scope:
+    return _Scope(scope.name, scope.start, scope.end, [_converted(c) for c in scope.children])
+
+
 def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] | None:
     """Every class and function of a Python source as its chain (module first), or None
     when the source is not readable Python."""
-    if source is None or not path.endswith(PYTHON_EXTENSIONS):
+    if source is None:
         return None
-    tree = _parse(source)
-    if tree is None:
-        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        tree = _parse(source)
+        if tree is None:
+            return None
+        top = _scopes(tree)
+    else:
+        parsed = grammars.parse(path, source)
+        if parsed is None:
+            return None
+        top = [_converted(s) for s in parsed.scopes]
     module = module_name(path)
     out: set[tuple[str, ...]] = set()
 
@@ -135,5 +164,5 @@ def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] 
             out.add(chain)
             visit(scope.children, chain)
 
-    visit(_scopes(tree), (module,))
+    visit(top, (module,))
     return frozenset(out)
