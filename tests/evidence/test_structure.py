@@ -527,3 +527,12 @@ def test_language_without_a_grammar_degrades_to_the_module_name() -> None:
     assert grammars.parse("src/x.zig", "fn f() void {}\n") is None
     assert grammars.parse("src/x.js", "function (((") is None  # error nodes: not analysed
     assert grammars.parse("src/x.js", None) is None
+
+
+def test_a_config_file_named_for_auth_is_not_a_security_scope() -> None:
+    _, factors = _risk(
+        files=[file_diff("conf/auth.yml", ["timeout: 5"], ["timeout: 3"])],
+        base={"conf/auth.yml": "timeout: 3\n"},
+        head={"conf/auth.yml": "timeout: 5\n"},
+    )
+    assert not any(k.startswith("security-scope") for k in factors)

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
@@ -227,6 +228,8 @@ def security_scope_factors(
     for f in files:
         if f.path not in code or f.binary or not f.patch_available:
             continue
+        if classify(f.path) is not PathKind.CODE:
+            continue  # configuration named "auth.yml" is not a function named for auth
         hits = file_hits(f, base, head)
         for severity in (RED, MODERATE):
             chosen = [h for h in hits if h.severity is severity]
