@@ -15,9 +15,10 @@ from pr_review.evidence.lexing import strip_strings
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import module_name, scoped_lines, words
 from pr_review.evidence.security_scope import SCOPE_RULES, ScopeRule
-from pr_review.schema.enums import FactorSeverity, Lane
+from pr_review.schema.enums import FactorSeverity, Lane, VerifierSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileStatus
+from pr_review.verifiers.secrets import _finding
 from tests.evidence.helpers import file_diff, pull_request
 
 
@@ -189,8 +190,14 @@ def test_session_module_alone_is_moderate() -> None:
         ("requirements/docs.txt", PathKind.DOCS),
         ("requirements-docs.txt", PathKind.DOCS),
         ("docs/requirements.txt", PathKind.DOCS),
-        ("requirements/tests.in", PathKind.MANIFEST),
+        ("requirements/tests.in", PathKind.DOCS),
+        ("requirements/dev.txt", PathKind.DOCS),
+        ("requirements-dev.txt", PathKind.DOCS),
+        ("requirements/base.in", PathKind.MANIFEST),
+        ("requirements/prod.txt", PathKind.MANIFEST),
         ("requirements.txt", PathKind.MANIFEST),
+        ("docs/package.json", PathKind.DOCS),
+        ("web/package.json", PathKind.MANIFEST),
     ],
 )
 def test_language_first_classification(path: str, kind: PathKind) -> None:
@@ -458,6 +465,18 @@ def test_guard_moved_into_another_file_is_not_lost() -> None:
     assert "guard-removed:red" not in factors
 
 
+def test_a_dropped_assert_is_not_a_guard() -> None:
+    # Shape of "convert a helper into a class": an argument assert rewritten elsewhere.
+    base = "def build(app, **kw):\n    assert 'data' not in kw\n    return make(app, **kw)\n"
+    head = "def build(app, **kw):\n    return make(app, **kw)\n"
+    _, factors = _risk(
+        files=[file_diff("pkg/testing.py", [], ["    assert 'data' not in kw"], start=2)],
+        base={"pkg/testing.py": base},
+        head={"pkg/testing.py": head},
+    )
+    assert "guard-removed:red" not in factors
+
+
 def test_a_dispatch_return_is_not_a_guard() -> None:
     base = (
         "def default(o):\n    if isinstance(o, date):\n        return http_date(o)\n"
@@ -536,3 +555,12 @@ def test_a_config_file_named_for_auth_is_not_a_security_scope() -> None:
         head={"conf/auth.yml": "timeout: 5\n"},
     )
     assert not any(k.startswith("security-scope") for k in factors)
+
+
+def test_secrets_verifier_reports_loopback_url_credentials_as_information() -> None:
+    line = "    'http': 'http://test:pass@localhost:8080',"
+    placeholder = _finding("tests/t.py", 3, {"url_credentials"}, {"Basic Auth Credentials"}, line)
+    assert placeholder.severity is VerifierSeverity.INFO
+    real = 'DB = "postgres://admin:s3cr3tP4ss9@db.internal:5432/app"'
+    leaked = _finding("app/s.py", 1, {"url_credentials"}, {"Basic Auth Credentials"}, real)
+    assert leaked.severity is VerifierSeverity.ERROR

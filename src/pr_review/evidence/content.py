@@ -152,6 +152,17 @@ _EXAMPLE_HOST = re.compile(
 _LONG_VALUE = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
 
 
+def placeholder_url_credentials(text: str) -> bool:
+    """True when ``text`` holds URL credentials and every one is a stand-in: for a loopback or
+    reserved example host (RFC 2606/6761: ``localhost``, ``*.example``, ``example.com``...) or
+    with a placeholder password. Test fixtures and docs use these; they unlock nothing."""
+    found = list(_URL_CREDENTIAL.finditer(text))
+    return bool(found) and all(
+        _EXAMPLE_HOST.match(m.group("host")) or is_placeholder(m.group("password"))
+        for m in found
+    )
+
+
 def _new_secrets(
     category: Category, found: list[Hit], lines: Sequence[tuple[int, str]], other_side: str
 ) -> list[Hit]:
@@ -166,10 +177,7 @@ def _new_secrets(
         line = text.get(hit.line, "")
         match = re.search(category.rules[hit.rule].pattern, line)
         value = match.group(0) if match else line
-        url = _URL_CREDENTIAL.search(value)
-        if url and (
-            _EXAMPLE_HOST.match(url.group("host")) or is_placeholder(url.group("password"))
-        ):
+        if placeholder_url_credentials(value):
             continue
         values = _LONG_VALUE.findall(value)
         if other_side and values and all(v in other_side for v in values):

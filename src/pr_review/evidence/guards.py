@@ -57,9 +57,7 @@ def _guards_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[s
     for node in ast.walk(function):
         if node is not function and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        if isinstance(node, ast.Assert):
-            found.append((f"assert {ast.unparse(node.test)}", node.lineno))
-        elif isinstance(node, ast.If) and _rejects(node.body):
+        if isinstance(node, ast.If) and _rejects(node.body):
             found.append((f"if {ast.unparse(node.test)}: refuse", node.lineno))
     return found
 

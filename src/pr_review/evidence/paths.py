@@ -161,7 +161,7 @@ def classify(path: str) -> PathKind:
     dirs = segments(path)
     stem, ext = _split(name)
     if is_manifest(path):
-        return PathKind.DOCS if _docs_dependencies(stem, dirs) else PathKind.MANIFEST
+        return PathKind.DOCS if _dev_dependencies(stem, dirs) else PathKind.MANIFEST
     if is_infra(path):
         return PathKind.INFRA
     if is_test(path):
@@ -195,15 +195,22 @@ def is_manifest(path: str) -> bool:
     return "requirements" in segments(path) and _split(name)[1] in {".in", ".txt"}
 
 
-_DOC_WORDS = frozenset({"doc", "docs", "sphinx", "mkdocs"})
+_DEV_WORDS = frozenset(
+    {
+        "doc", "docs", "sphinx", "mkdocs", "dev", "develop", "development", "test", "tests",
+        "testing", "typing", "mypy", "lint", "linting", "style", "tox", "ci", "precommit",
+    }
+)  # fmt: skip
 
 
-def _docs_dependencies(stem: str, dirs: tuple[str, ...]) -> bool:
-    """Requirements of the documentation build only (``requirements/docs.txt``,
-    ``requirements-docs.txt``, ``docs/requirements.txt``): they never ship, so they count with
-    the docs."""
+def _dev_dependencies(stem: str, dirs: tuple[str, ...]) -> bool:
+    """Requirements of the development tooling only (``requirements/docs.txt``,
+    ``requirements/tests.in``, ``requirements-dev.txt``, ``docs/requirements.txt``): pins of
+    test runners, linters and doc builders never ship, so they count with the docs."""
+    if not stem.startswith("requirements") and "requirements" not in dirs:
+        return bool(dirs and dirs[0] in DOC_DIRS)
     words = set(re.split(r"[^a-z]+", stem))
-    return bool(words & _DOC_WORDS) or bool(dirs and dirs[0] in DOC_DIRS)
+    return bool(words & _DEV_WORDS) or bool(dirs and dirs[0] in DOC_DIRS)
 
 
 def is_infra(path: str) -> bool:
