@@ -53,9 +53,22 @@ def test_a_reachable_function_losing_an_error_path_is_reported(old: str, new: st
     assert lost_error_paths(old, new)
 
 
-def test_module_level_fallback_removed_is_reported_only_at_module_scope() -> None:
-    lost = lost_error_paths(*KEPT[1])
-    assert lost == [("", "except ImportError", 3)]
+def test_module_level_fallback_replaced_by_a_plain_import_is_not_lost() -> None:
+    # The protected statement (``import simplejson``) is gone with its handler: nothing that
+    # ran under the handler runs without it now.
+    assert lost_error_paths(*KEPT[1]) == []
+
+
+def test_handler_removed_with_the_code_it_protected_is_not_lost() -> None:
+    # Shape of a "remove deprecated code" PR: a deprecated fallback probe deleted outright.
+    old = (
+        "def dump(o, fp):\n    try:\n        fp.write('')\n    except TypeError:\n"
+        "        fp = wrap(fp)\n    write(o, fp)\n"
+    )
+    assert lost_error_paths(old, "def dump(o, fp):\n    write(o, fp)\n") == []
+    # ...but when the protected call stays, the handler is lost.
+    kept_call = "def dump(o, fp):\n    fp.write('')\n    write(o, fp)\n"
+    assert lost_error_paths(old, kept_call) == [("dump", "except TypeError", 4)]
 
 
 @pytest.mark.parametrize(("old", "new"), [KEPT[0], KEPT[2], KEPT[3]])

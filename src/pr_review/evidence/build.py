@@ -12,9 +12,11 @@ from pr_review.evidence.advisory import PrText
 from pr_review.evidence.artifacts import ArtifactInputs, missing_artifacts
 from pr_review.evidence.authorship import authorship
 from pr_review.evidence.budgeted import scan_all_budgeted
+from pr_review.evidence.ci import base_actions, is_ci
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
 from pr_review.evidence.generated import Excluded, detect, is_lock_file
+from pr_review.evidence.guards import guard_factors
 from pr_review.evidence.handlers import confirm as confirm_handlers
 from pr_review.evidence.hotspots import hotspots
 from pr_review.evidence.instructions import repo_instructions
@@ -24,6 +26,7 @@ from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
+from pr_review.evidence.security_scope import security_scope_factors
 from pr_review.evidence.subsystems import compile_subsystems, subsystem_of
 from pr_review.schema.pack import (
     Context,
@@ -32,6 +35,7 @@ from pr_review.schema.pack import (
     EvidencePack,
     NotReviewedFile,
     PullRequestInfo,
+    RiskFactor,
     TouchedFile,
     Verification,
 )
@@ -77,12 +81,14 @@ def build_pack(
         neutral = Neutrality(neutral=frozenset(), tree_checked=False)
         scans = scan_all_budgeted(files, code_paths)
         budget: int | None = config.oversize.full_analysis_max_lines
+        structure: list[RiskFactor] = []
     else:
         neutral = analyse(files, pr.base_tree, pr.head_tree)
-        scans = confirm_handlers(
-            files, scan_all(files, code_paths - neutral.neutral), pr.base_tree, pr.head_tree
-        )
+        scanned = scan_all(files, code_paths - neutral.neutral, pr.base_tree, pr.head_tree)
+        scans = confirm_handlers(files, scanned, pr.base_tree, pr.head_tree)
         budget = None
+        structure = security_scope_factors(files, code_paths, pr.base_tree, pr.head_tree)
+        structure += guard_factors(files, pr.base_tree, pr.head_tree)
     risk_files = files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
         RiskInputs(
@@ -95,6 +101,8 @@ def build_pack(
             config.risk,
             budget,
             PrText(pr.title, pr.body, tuple(c.message for c in pr.commits)),
+            base_actions(pr.base_tree) if any(is_ci(p) for p in paths) else None,
+            structure,
         )
     )
 
@@ -187,8 +195,7 @@ def _lock_files_by_kind(
 
 def _not_reviewed(excluded: Mapping[str, Excluded]) -> tuple[NotReviewedFile, ...]:
     return tuple(
-        NotReviewedFile(path=e.path, reason=e.reason, detail=e.detail)
-        for e in excluded.values()
+        NotReviewedFile(path=e.path, reason=e.reason, detail=e.detail) for e in excluded.values()
     )
 
 

@@ -1,7 +1,9 @@
 """One pass over each file's changed lines: rule hits per category and check-then-act.
 
-Comments are blanked before matching (a comment saying "TTL" changes nothing), except for
-categories that scan raw text (secrets leak from comments too).
+Comments (and, for Python read whole from its revision, docstrings) are blanked before
+matching: a comment saying "TTL" or a docstring showing an ``@app.route`` example changes
+nothing. Categories that scan raw text (secrets leak from comments too) see everything;
+``code_only`` categories also lose string literals and run on source-code files only.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pr_review.evidence.lexing import strip_comments
+from pr_review.evidence.lexing import strip_comments, strip_strings
+from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
-from pr_review.sources.diff import FileDiff
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+from pr_review.verifiers.secret_patterns import is_placeholder
 
 _READ = re.compile(
     r"\b(?P<recv>[A-Za-z_]\w*)\.(?:get|exists|hget|hexists|find_one|lookup|sismember|zscore|llen|scard)"
@@ -71,28 +76,43 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
     return tuple((c, combine(r.pattern for r in c.rules)) for c in CATEGORIES)
 
 
-def scan_file(f: FileDiff, *, full: bool) -> FileScan:
-    """Scan one file's added and removed lines; without ``full`` only raw-text categories run."""
+def scan_file(
+    f: FileDiff, *, full: bool, old: str | None = None, new: str | None = None
+) -> FileScan:
+    """Scan one file's added and removed lines; without ``full`` only raw-text categories run.
+
+    ``old`` and ``new`` are the file's base and head texts when readable: Python is then
+    lexed whole (docstrings and comments blanked exactly), not as a fragment.
+    """
     added = [pair for h in f.hunks for pair in h.added]
     removed = [pair for h in f.hunks for pair in h.removed]
     raw_added, raw_removed = block(added), block(removed)
-    code_added = _code_block(raw_added, f.path)
-    code_removed = _code_block(raw_removed, f.path)
-    lowered = {id(b): b.text.lower() for b in (raw_added, raw_removed, code_added, code_removed)}
+    code_added = _code_block(raw_added, f.path, new)
+    code_removed = _code_block(raw_removed, f.path, old)
+    bare_added, bare_removed = _bare(code_added), _bare(code_removed)
+    blocks = (raw_added, raw_removed, code_added, code_removed, bare_added, bare_removed)
+    lowered = {id(b): b.text.lower() for b in blocks}
+    source_code = classify(f.path) is PathKind.CODE
     result_added: dict[str, list[Hit]] = {}
     result_removed: dict[str, list[Hit]] = {}
     for category, pattern in _compiled():
         if not full and not category.policy.any_file:
             continue
+        if category.policy.code_only and not source_code:
+            continue
         raw = category.policy.any_file
-        side_added = raw_added if raw else code_added
-        side_removed = raw_removed if raw else code_removed
+        bare = category.policy.code_only
+        side_added = raw_added if raw else bare_added if bare else code_added
+        side_removed = raw_removed if raw else bare_removed if bare else code_removed
         found_added = hits(
             pattern, side_added, category.triggers, lowered[id(side_added)], MAX_HITS
         )
         found_removed = hits(
             pattern, side_removed, category.triggers, lowered[id(side_removed)], MAX_HITS
         )
+        if category.name == SECRETS:
+            found_added = _new_secrets(category, found_added, added, raw_removed.text)
+            found_removed = _new_secrets(category, found_removed, removed, "")
         if found_added:
             result_added[category.name] = found_added
         if found_removed:
@@ -101,12 +121,76 @@ def scan_file(f: FileDiff, *, full: bool) -> FileScan:
     return FileScan(f.path, result_added, result_removed, cta)
 
 
-def _code_block(raw: Block, path: str) -> Block:
+MAX_SOURCE_CHARS = 2_000_000
+"""Larger sources are lexed as fragments (their changed lines only)."""
+
+
+def _code_block(raw: Block, path: str, source: str | None = None) -> Block:
     if raw.empty:
         return raw
+    python = path.endswith((".py", ".pyi"))
+    if python and source is not None and len(source) <= MAX_SOURCE_CHARS:
+        original = source.splitlines()
+        if all(0 < n <= len(original) for n in raw.numbers) and all(
+            original[n - 1] == raw.text[start : start + len(original[n - 1])]
+            for n, start in zip(raw.numbers, raw.starts, strict=True)
+        ):
+            lines = strip_comments(source, path).splitlines()
+            if len(lines) == len(original):
+                return block([(n, lines[n - 1]) for n in raw.numbers])
     # Fragments of Python do not tokenize reliably: lex them as any hash-comment language.
-    stripped = strip_comments(raw.text, "fragment.rb" if path.endswith((".py", ".pyi")) else path)
+    stripped = strip_comments(raw.text, "fragment.rb" if python else path)
     return Block(stripped, raw.starts, raw.numbers)
+
+
+SECRETS = "secrets"
+_URL_CREDENTIAL = re.compile(r"://[^\s:/@'\"]+:(?P<password>[^\s@/'\"]+)@(?P<host>[^\s/:'\"]+)")
+_EXAMPLE_HOST = re.compile(
+    r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|"
+    r"(?:[\w-]+\.)*(?:example|test|invalid|localhost)|(?:[\w-]+\.)*example\.(?:com|org|net))$"
+)
+_LONG_VALUE = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
+
+
+def placeholder_url_credentials(text: str) -> bool:
+    """True when ``text`` holds URL credentials and every one is a stand-in: for a loopback or
+    reserved example host (RFC 2606/6761: ``localhost``, ``*.example``, ``example.com``...) or
+    with a placeholder password. Test fixtures and docs use these; they unlock nothing."""
+    found = list(_URL_CREDENTIAL.finditer(text))
+    return bool(found) and all(
+        _EXAMPLE_HOST.match(m.group("host")) or is_placeholder(m.group("password"))
+        for m in found
+    )
+
+
+def _new_secrets(
+    category: Category, found: list[Hit], lines: Sequence[tuple[int, str]], other_side: str
+) -> list[Hit]:
+    """Secret hits that are real and new: not a URL credential for a loopback or reserved
+    example host (RFC 2606/6761) or with a placeholder password, and not a value the PR
+    also removes (a documented example moved or re-quoted is not a new secret)."""
+    if not found:
+        return found
+    text = dict(lines)
+    kept = []
+    for hit in found:
+        line = text.get(hit.line, "")
+        match = re.search(category.rules[hit.rule].pattern, line)
+        value = match.group(0) if match else line
+        if placeholder_url_credentials(value):
+            continue
+        values = _LONG_VALUE.findall(value)
+        if other_side and values and all(v in other_side for v in values):
+            continue
+        kept.append(hit)
+    return kept
+
+
+def _bare(code: Block) -> Block:
+    """``code`` with string literals' contents blanked too."""
+    if code.empty:
+        return code
+    return Block(strip_strings(code.text), code.starts, code.numbers)
 
 
 def _check_then_act(code: Block) -> tuple[int, ...]:
@@ -153,6 +237,20 @@ def _offset_of(code: Block, line: int) -> int:
     return code.starts[code.numbers.index(line)]
 
 
-def scan_all(files: Sequence[FileDiff], code_paths: frozenset[str]) -> dict[str, FileScan]:
-    """Scan every file; code files get every category, others only raw-text ones."""
-    return {f.path: scan_file(f, full=f.path in code_paths) for f in files}
+def scan_all(
+    files: Sequence[FileDiff],
+    code_paths: frozenset[str],
+    base: RepoTree | None = None,
+    head: RepoTree | None = None,
+) -> dict[str, FileScan]:
+    """Scan every file; code files get every category, others only raw-text ones. With the
+    revisions' trees, Python files are lexed whole."""
+    out = {}
+    for f in files:
+        full = f.path in code_paths
+        old = new = None
+        if full and base is not None and head is not None and f.path.endswith((".py", ".pyi")):
+            old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
+            new = None if f.status is FileStatus.DELETED else head.read(f.path)
+        out[f.path] = scan_file(f, full=full, old=old, new=new)
+    return out

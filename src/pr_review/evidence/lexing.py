@@ -162,6 +162,29 @@ def strip_comments(text: str, path: str) -> str:
     return pattern.sub(_blank_comment, text)
 
 
+_STRING_LITERAL = re.compile(
+    r"(?<![\w$])(?P<p>[rRbBuUfF]{0,2})"
+    r"(?:(?P<q3>\"\"\"|''')(?P<b3>[\s\S]*?)(?P=q3)"
+    r"|(?P<q>[\"'`])(?P<b>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q))"
+)
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def strip_strings(code: str) -> str:
+    """``code`` (comments already blanked) with the contents of string literals replaced by
+    spaces, quotes and newlines kept: keywords inside strings are data, not code."""
+    return _STRING_LITERAL.sub(_blank_string, code)
+
+
+def _blank_string(match: re.Match[str]) -> str:
+    quote = match.group("q3") or match.group("q")
+    body = match.group("b3") if match.group("q3") else match.group("b")
+    blank = _NOT_NEWLINE.sub(" ", body)
+    return f"{match.group('p')}{quote}{blank}{quote}"
+
+
 def tokens(code: str) -> list[str]:
     """Whitespace-insensitive token sequence of code text."""
     return _TOKEN.findall(code)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
+from pr_review.evidence import grammars
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
 from pr_review.evidence.paths import PathKind, classify, extension
 from pr_review.evidence.pyast import same_behaviour
@@ -78,7 +79,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
         kind = classify(f.path)
         if kind in {PathKind.DOCS, PathKind.TEST}:
             continue
-        if _python_tree_equal(f, base, head):
+        if _python_tree_equal(f, base, head) or _grammar_tree_equal(f, base, head):
             neutral.add(f.path)
             continue
         pairs = _file_renames(f, base, head)
@@ -119,6 +120,18 @@ def _python_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     old, new = base.read(f.old_path or f.path), head.read(f.path)
     return old is not None and new is not None and same_behaviour(old, new)
+
+
+def _grammar_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified file of a language with a tree-sitter grammar whose code leaves (comments
+    left out) are the same on both sides: only comments or layout changed."""
+    if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
+        return False
+    if grammars.language_of(f.path) is None:
+        return False
+    old = grammars.parse(f.path, base.read(f.path))
+    new = grammars.parse(f.path, head.read(f.path)) if old is not None else None
+    return old is not None and new is not None and old.tokens == new.tokens
 
 
 def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:

@@ -54,6 +54,23 @@ DOC_NAMES = frozenset(
         "security",
     }
 )
+CODE_EXTENSIONS = frozenset(
+    {
+        ".py", ".pyi", ".pyx", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".rb",
+        ".java", ".kt", ".kts", ".scala", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs",
+        ".php", ".swift", ".m", ".sh", ".bash", ".zsh", ".ps1", ".pl", ".lua", ".ex", ".exs",
+        ".erl", ".clj", ".dart", ".r", ".jl", ".vue", ".svelte", ".sql",
+    }
+)  # fmt: skip
+"""Programming-language extensions: a file with one is code whatever its stem says
+(``security.py``, ``license.py`` and ``history.py`` are modules, not documents)."""
+ASSET_EXTENSIONS = frozenset(
+    {
+        ".svg", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".webp", ".bmp", ".tif", ".tiff",
+        ".psd", ".ai", ".eps", ".ttf", ".otf", ".woff", ".woff2", ".eot",
+    }
+)  # fmt: skip
+"""Artwork, images and fonts: they cannot alter behaviour, so they count with the docs."""
 TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__"}
 )
@@ -144,16 +161,24 @@ def classify(path: str) -> PathKind:
     dirs = segments(path)
     stem, ext = _split(name)
     if is_manifest(path):
-        return PathKind.MANIFEST
+        return PathKind.DOCS if _dev_dependencies(stem, dirs) else PathKind.MANIFEST
     if is_infra(path):
         return PathKind.INFRA
     if is_test(path):
         return PathKind.TEST
-    if ext in DOC_EXTENSIONS or stem in DOC_NAMES or (dirs and dirs[0] in DOC_DIRS):
+    if _is_docs(stem, ext, dirs):
         return PathKind.DOCS
     if ext in CONFIG_EXTENSIONS or name.startswith(".env"):
         return PathKind.CONFIG
     return PathKind.CODE
+
+
+def _is_docs(stem: str, ext: str, dirs: tuple[str, ...]) -> bool:
+    """Documentation or artwork; a doc-like stem only counts when the extension is not a
+    programming language's."""
+    if ext in DOC_EXTENSIONS or ext in ASSET_EXTENSIONS or (dirs and dirs[0] in DOC_DIRS):
+        return True
+    return stem in DOC_NAMES and ext not in CODE_EXTENSIONS
 
 
 def is_test(path: str) -> bool:
@@ -163,9 +188,29 @@ def is_test(path: str) -> bool:
 
 
 def is_manifest(path: str) -> bool:
-    """A dependency manifest or lock file."""
+    """A dependency manifest or lock file (pip-tools ``requirements/*.in|txt`` included)."""
     name = PurePosixPath(path).name.lower()
-    return name in MANIFESTS or _REQUIREMENTS.match(name) is not None
+    if name in MANIFESTS or _REQUIREMENTS.match(name) is not None:
+        return True
+    return "requirements" in segments(path) and _split(name)[1] in {".in", ".txt"}
+
+
+_DEV_WORDS = frozenset(
+    {
+        "doc", "docs", "sphinx", "mkdocs", "dev", "develop", "development", "test", "tests",
+        "testing", "typing", "mypy", "lint", "linting", "style", "tox", "ci", "precommit",
+    }
+)  # fmt: skip
+
+
+def _dev_dependencies(stem: str, dirs: tuple[str, ...]) -> bool:
+    """Requirements of the development tooling only (``requirements/docs.txt``,
+    ``requirements/tests.in``, ``requirements-dev.txt``, ``docs/requirements.txt``): pins of
+    test runners, linters and doc builders never ship, so they count with the docs."""
+    if not stem.startswith("requirements") and "requirements" not in dirs:
+        return bool(dirs and dirs[0] in DOC_DIRS)
+    words = set(re.split(r"[^a-z]+", stem))
+    return bool(words & _DEV_WORDS) or bool(dirs and dirs[0] in DOC_DIRS)
 
 
 def is_infra(path: str) -> bool:

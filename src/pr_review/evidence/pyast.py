@@ -55,6 +55,11 @@ def same_behaviour(old: str, new: str) -> bool:
     return old_key is not None and old_key == behaviour_key(new)
 
 
+def parse_python(source: str) -> ast.Module | None:
+    """The module tree of ``source``, or None when it does not parse or is too large."""
+    return _parse(source)
+
+
 def _parse(source: str) -> ast.Module | None:
     if len(source) > MAX_SOURCE_CHARS:
         return None
@@ -125,4 +130,56 @@ def lost_error_paths(old: str, new: str) -> list[tuple[str, str, int]] | None:
             else:
                 lost.append((scope, kind, line))
     # A kind the file holds as often as before was moved between its scopes, not lost.
-    return [entry for entry in lost if totals_after[entry[1]] < totals_before[entry[1]]]
+    lost = [entry for entry in lost if totals_after[entry[1]] < totals_before[entry[1]]]
+    guarded = _guarded_statements(old)
+    remaining_statements = _statements(new)
+    # A handler whose protected statements are all gone was removed with the code it
+    # protected: nothing left runs without its error path.
+    return [
+        (scope, kind, line)
+        for scope, kind, line in lost
+        if not kind.startswith("except")
+        or guarded.get(line, set()) & remaining_statements.get(scope, set())
+    ]
+
+
+def _scoped_walk(tree: ast.AST) -> list[tuple[str, ast.AST]]:
+    """Every node with the name of its function or class scope (``""`` for the module)."""
+    out: list[tuple[str, ast.AST]] = []
+
+    def visit(node: ast.AST, scope: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = scope
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inner = f"{scope}.{child.name}" if scope else child.name
+            out.append((inner, child))
+            visit(child, inner)
+
+    visit(tree, "")
+    return out
+
+
+def _dump(node: ast.AST) -> str:
+    return ast.dump(node, annotate_fields=False, include_attributes=False)
+
+
+def _guarded_statements(source: str) -> dict[int, set[str]]:
+    """Each ``except`` handler's line -> the statements its ``try`` protects (dumped)."""
+    tree = _parse(source)
+    out: dict[int, set[str]] = {}
+    for _, node in _scoped_walk(tree) if tree is not None else []:
+        if isinstance(node, ast.Try | ast.TryStar):
+            body = {_dump(stmt) for stmt in node.body}
+            for handler in node.handlers:
+                out[handler.lineno] = body
+    return out
+
+
+def _statements(source: str) -> dict[str, set[str]]:
+    """Each scope's statements (dumped), nested ones included."""
+    tree = _parse(source)
+    out: dict[str, set[str]] = {}
+    for scope, node in _scoped_walk(tree) if tree is not None else []:
+        if isinstance(node, ast.stmt):
+            out.setdefault(scope, set()).add(_dump(node))
+    return out

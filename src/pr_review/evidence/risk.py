@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.advisory import PrText, advisory_factor
+from pr_review.evidence.ci import ci_factor, is_ci
 from pr_review.evidence.content import FileScan
 from pr_review.evidence.globs import GlobError, compile_glob
 from pr_review.evidence.neutral import Neutrality
@@ -82,6 +83,11 @@ class RiskInputs:
     """``oversize.full_analysis_max_lines`` when the diff exceeded it (budgeted mode)."""
     text: PrText | None = None
     """Title, description and commit messages, for security-advisory markers."""
+    ci_actions: frozenset[str] | None = None
+    """Actions the base revision's CI already uses (None: not known)."""
+    structure: Sequence[RiskFactor] = ()
+    """Factors read from syntax trees (security-relevant scopes), one file each; kept for
+    files that change behaviour."""
 
 
 def assess(inputs: RiskInputs) -> Risk:
@@ -95,6 +101,7 @@ def assess(inputs: RiskInputs) -> Risk:
         + _budget_factors(inputs)
         + _subsystem_factors(behavioural, inputs)
         + _advisory_factors(behavioural, inputs)
+        + _structure_factors(behavioural, inputs)
     )
     lane = _lane(factors)
     confidence = _confidence(factors, inputs, behavioural)
@@ -129,12 +136,20 @@ def _kind_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]
         PathKind.INFRA: (
             "infra-deploy",
             RED,
-            "infrastructure, deployment or CI definitions change",
+            "infrastructure or deployment definitions change",
         ),
     }
-    out = []
+    out = [
+        ci_factor(f, inputs.ci_actions)
+        for f in files
+        if inputs.kinds[f.path] is PathKind.INFRA and is_ci(f.path)
+    ]
     for kind, (name, severity, why) in table.items():
-        paths = [f.path for f in files if inputs.kinds[f.path] is kind]
+        paths = [
+            f.path
+            for f in files
+            if inputs.kinds[f.path] is kind and not (kind is PathKind.INFRA and is_ci(f.path))
+        ]
         if paths:
             reason = inputs.neutral.reasons.get(paths[0])
             text = f"{why} ({reason})" if reason else why
@@ -181,10 +196,14 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             )
             if severity is None:
                 continue
-            rule = category.rules[(added or removed)[0].rule]
+            strongest = [h for h in added + removed if category.rules[h.rule].cap is None]
+            if not strongest and severity is RED:
+                severity = MODERATE  # every hit is of a rule capped below red
+            first = (strongest or added or removed)[0]
+            rule = category.rules[first.rule]
             side = "changed" if added and removed else "added" if added else "removed"
-            line = (added or removed)[0].line
-            why = f"{rule.why} {side} (line {line}{'' if added else ' of the base file'})"
+            on_base = first not in added
+            why = f"{rule.why} {side} (line {first.line}{' of the base file' if on_base else ''})"
             out.append(RiskFactor(factor=policy.factor, files=(path,), severity=severity, why=why))
         if category.name == "shared-resource-contention":
             out += _check_then_act(inputs, behavioural)
@@ -267,6 +286,11 @@ def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFac
         return []
     factor = advisory_factor(inputs.text, [f.path for f in files])
     return [] if factor is None else [factor]
+
+
+def _structure_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
+    paths = {f.path for f in files}
+    return [f for f in inputs.structure if paths.issuperset(f.files)]
 
 
 def _merge(factors: list[RiskFactor]) -> list[RiskFactor]:

@@ -29,6 +29,8 @@ class Rule:
     why: str
     matches: tuple[str, ...]
     misses: tuple[str, ...] = ()
+    cap: FactorSeverity | None = None
+    """The most this rule's hits alone can weigh (a use of a TTL is not a new TTL)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,10 @@ class Policy:
     """False for risk-only signals that are not hotspot categories."""
     any_file: bool = False
     """Scan docs and tests too (secrets leak from anywhere)."""
+    code_only: bool = False
+    """Only code counts: hits in string literals, comments and docstrings are ignored, and
+    only source-code files are scanned (``uses: actions/checkout@v4`` in a workflow is not
+    money; ``"'max_age' is deprecated"`` is not a cache lifetime)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,7 @@ _CRED_VALUE = (
     r"(?![^\"'\s]*(?:xxxx|\$\{|<|example|changeme|placeholder|dummy|your[_-]))[^\"'\s]{16,}"
 )
 _ERR = r"(?:e|ex|exc|err|error|exception)"
+_TTL_WORD = word_part("ttl", "ttls", "expiry", "expires", "expire", "expiration")
 
 CATEGORIES: tuple[Category, ...] = (
     Category(
@@ -247,6 +254,47 @@ CATEGORIES: tuple[Category, ...] = (
                 ),
                 ("decrypted_label = 'x'", "signature = inspect.signature(fn)"),
             ),
+            Rule(
+                r"\b(?:cert_reqs|ca_certs|ca_cert_dir|CERT_NONE|CERT_OPTIONAL|check_hostname|verify_mode|"
+                r"assert_hostname|assert_fingerprint|ssl_version|minimum_version|set_ciphers|"
+                r"load_verify_locations|InsecureRequestWarning)\b|"
+                r"\bverify\s*(?:=|==|is|!=|is not)\s*False\b|\brejectUnauthorized\s*:\s*false\b|"
+                r"\bInsecureSkipVerify\b",
+                "TLS certificate or hostname verification setting",
+                (
+                    'cert_reqs = "CERT_NONE"',
+                    "if verify is False:",
+                    "ctx.check_hostname = False",
+                    'pool_kwargs["ca_certs"] = verify',
+                ),
+                (
+                    "verify_email(user)",
+                    "certify(doc)",
+                    "verified = True",
+                    "def send(self, verify=None):",
+                ),
+            ),
+            Rule(
+                "(?:"
+                + word_part(
+                    "iterations",
+                    "keysize",
+                    "dklen",
+                    "digestmod",
+                    "workfactor",
+                )
+                + r"|\b(?:key_size|key_length|salt_length|salt_size|digest_method|hash_method|"
+                r"hash_name|time_cost|memory_cost|work_factor))\s*[:=]|\bgensalt\(|"
+                r"\b(?:pbkdf2|scrypt|hashpw|generate_password_hash)\w*\(",
+                "cryptographic parameter (iterations, key size, digest, salt)",
+                (
+                    "iterations=600000",
+                    "DEFAULT_PBKDF2_ITERATIONS = 260000",
+                    "digestmod=hashlib.sha1,",
+                    'generate_password_hash(pw, "scrypt")',
+                ),
+                ("iterations_done += 1", "rounded = round(x)", "n_rounds_played = 3"),
+            ),
         ),
         (
             "hmac",
@@ -268,6 +316,29 @@ CATEGORIES: tuple[Category, ...] = (
             "crypt",
             "signing_key",
             "private_key",
+            "cert",
+            "check_hostname",
+            "verify",
+            "assert_",
+            "ssl_version",
+            "minimum_version",
+            "set_ciphers",
+            "insecure",
+            "rejectunauthorized",
+            "iterations",
+            "key_size",
+            "keysize",
+            "key_length",
+            "dklen",
+            "salt",
+            "digest",
+            "hash_",
+            "_cost",
+            "work_factor",
+            "workfactor",
+            "gensalt",
+            "hashpw",
+            "generate_password_hash",
         ),
     ),
     Category(
@@ -355,19 +426,33 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "cache-invalidation",
-        Policy(RED, RED, RED, "cache-ttl-invalidation"),
+        Policy(RED, RED, RED, "cache-ttl-invalidation", code_only=True),
         (
             Rule(
-                word_part("ttl", "ttls", "expiry", "expires", "expire", "expiration")
-                + r"|\bsetex\(|\bmax[_-]?age\b|\bCache-Control\b",
-                "cache lifetime (TTL/expiry)",
+                "(?:"
+                + _TTL_WORD
+                + r")(?:\s*:\s*[\w\[\]|. ]+)?\s*[:=]\s*"
+                r"(?:[-\d]|timedelta\(|[\w.]*(?:seconds|minutes|hours|days)\b)"
+                r"|\bsetex\(|\bmax[_-]?age\s*[:=]\s*\d|\bCache-Control\b",
+                "cache lifetime (TTL/expiry) value",
                 (
-                    '"session_data": 0,  # no TTL',
-                    "r.setex(key, ttl, v)",
                     "DEFAULT_TTL = 300",
                     "cacheTtl: 60",
+                    "r.setex(key, ttl, v)",
+                    "expires = timedelta(days=1)",
                 ),
+                (
+                    "settle(batch)",
+                    "expired_count = 0 if x else 1",
+                    "max_age = int(app.permanent_session_lifetime.total_seconds())",
+                ),
+            ),
+            Rule(
+                _TTL_WORD + r"|\bmax[_-]?age\b",
+                "code using a cache lifetime (TTL/expiry)",
+                ("if max_age is None:", "ttl = self.ttl", "session_data_ttl"),
                 ("settle(batch)", "expired_count = 0 if x else 1"),
+                cap=MODERATE,
             ),
             Rule(
                 r"\b(?:cache|redis|memcache\w*|client|r)\.(?:delete|clear|invalidate\w*|evict|flush\w*|expire|unlink|del)\(|"
@@ -395,7 +480,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "feature-flag",
-        Policy(RED, RED, RED, "rollout-feature-flag"),
+        Policy(RED, RED, RED, "rollout-feature-flag", code_only=True),
         (
             Rule(
                 r"(?i:\bfeature[_-]?(?:flag|toggle)s?\b|\bkill[_-]?switch\b|\brollout[_-]?(?:percent\w*|ratio)\b|"
@@ -502,7 +587,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "error-handling",
-        Policy(None, RED, None, "error-handling-removed"),
+        Policy(None, RED, None, "error-handling-removed", code_only=True),
         (
             Rule(
                 r"^\s*(?:except\b|try:|finally:)|\bcatch\s*\(|\.catch\(|\bif\s+err\s*!=\s*nil\b|\bPromise\.reject\(|"
@@ -560,7 +645,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "retry-timeout",
-        Policy(None, None, None, "retry-timeout"),
+        Policy(None, None, None, "retry-timeout", code_only=True),
         (
             Rule(
                 word_part("retry", "retries", "backoff", "timeout", "deadline")
@@ -712,7 +797,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "money",
-        Policy(RED, RED, RED, "money-movement", hotspot=False),
+        Policy(RED, RED, RED, "money-movement", hotspot=False, code_only=True),
         (
             Rule(
                 word_part(

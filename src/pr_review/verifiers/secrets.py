@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from pr_review.evidence.content import placeholder_url_credentials
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import VerifierSeverity
@@ -190,6 +191,7 @@ def _placeholder(value: str) -> bool:
     )
 
 
+URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
 SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
 
@@ -217,6 +219,9 @@ def _finding(
     if heuristic_only and looks_like_placeholder(text):
         severity = VerifierSeverity.INFO
         extra += "; the value looks like a placeholder"
+    elif (ours | detectors) <= URL_CREDENTIAL_KINDS and placeholder_url_credentials(text):
+        severity = VerifierSeverity.INFO
+        extra += "; credentials for a loopback or example host, or a placeholder password"
     elif heuristic_only and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += f"; a guess in {classify(path).value} files, where sample values are expected"

@@ -1,0 +1,150 @@
+"""Removed guards, read from Python syntax trees: whatever the guard is called.
+
+A guard is what stands between a function's caller and its body: a decorator, an ``assert``,
+or an early exit (an ``if`` whose body ends by returning, raising, ``abort(...)``-ing,
+continuing or breaking). A function that exists on both sides and holds fewer guards than
+before, one of which is gone from the whole file (not moved into a helper), lost a guard:
+``@require_permission("approve")`` dropped from an endpoint is that, whatever its name.
+A rewritten guard (same count) is not reported: it may be a refactor.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.pyast import parse_python
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+FACTOR = "guard-removed"
+_EXIT_CALLS = frozenset({"abort", "exit", "deny", "forbid", "reject", "fail"})
+
+
+@dataclass(frozen=True)
+class LostGuard:
+    """A guard of ``scope`` on the base side (``line``) with no counterpart on the head."""
+
+    scope: str
+    guard: str
+    line: int
+
+
+def _rejects(body: Sequence[ast.stmt]) -> bool:
+    """The block ends by refusing: raising, an ``abort(...)``-style call, or returning
+    nothing, ``None`` or ``False`` (returning a value is dispatch, not a guard)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    if isinstance(last, ast.Return):
+        value = last.value
+        return value is None or (isinstance(value, ast.Constant) and value.value in (None, False))
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        func = last.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in _EXIT_CALLS
+    return False
+
+
+def _guards_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, int]]:
+    found = [(f"@{ast.unparse(d)}", d.lineno) for d in function.decorator_list]
+    for node in ast.walk(function):
+        if node is not function and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if isinstance(node, ast.If) and _rejects(node.body):
+            found.append((f"if {ast.unparse(node.test)}: refuse", node.lineno))
+    return found
+
+
+def guards(source: str) -> dict[str, list[tuple[str, int]]] | None:
+    """Each function's guards (qualified name -> (guard, line)), or None when unparsable."""
+    tree = parse_python(source)
+    if tree is None:
+        return None
+    out: dict[str, list[tuple[str, int]]] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}.{child.name}" if prefix else child.name
+                if not isinstance(child, ast.ClassDef):
+                    out[name] = _guards_of(child)
+                visit(child, name)
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return out
+
+
+def lost_guards(
+    old: str, new: str, elsewhere: Counter[str] | None = None
+) -> list[LostGuard] | None:
+    """Guards lost by functions that exist on both sides; None when either side does not
+    parse. A guard found anywhere in ``new`` or in ``elsewhere`` (the PR's other head
+    files) was moved, not lost."""
+    before, after = guards(old), guards(new)
+    if before is None or after is None:
+        return None
+    everywhere = Counter(g for entries in after.values() for g, _ in entries)
+    everywhere.update(elsewhere or Counter())
+    out: list[LostGuard] = []
+    for scope, entries in before.items():
+        if scope not in after or len(after[scope]) >= len(entries):
+            continue
+        remaining = Counter(g for g, _ in after[scope])
+        for guard, line in entries:
+            if remaining[guard]:
+                remaining[guard] -= 1
+            elif not everywhere[guard]:
+                out.append(LostGuard(scope, guard, line))
+    return out
+
+
+def _python(f: FileDiff) -> bool:
+    return f.path.endswith((".py", ".pyi")) and not f.binary
+
+
+def guard_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
+    """One red factor per Python file whose functions lost a guard, naming the first."""
+    candidates = [f for f in files if _python(f) and f.status is FileStatus.MODIFIED]
+    if not candidates:
+        return []
+    heads = {
+        f.path: head.read(f.path)
+        for f in files
+        if _python(f) and f.status is not FileStatus.DELETED
+    }
+    found = {p: guards(t) if t is not None else None for p, t in heads.items()}
+    out: list[RiskFactor] = []
+    for f in candidates:
+        old, new = base.read(f.path), heads.get(f.path)
+        if old is None or new is None:
+            continue
+        elsewhere = Counter(
+            g
+            for path, entries in found.items()
+            if path != f.path and entries is not None
+            for scoped in entries.values()
+            for g, _ in scoped
+        )
+        lost = lost_guards(old, new, elsewhere)
+        if not lost:
+            continue
+        first = lost[0]
+        out.append(
+            RiskFactor(
+                factor=FACTOR,
+                files=(f.path,),
+                severity=FactorSeverity.RED,
+                why=f"`{first.scope}` lost its guard `{first.guard}` (line {first.line} of the "
+                f"base file), which no other function took over; {len(lost)} guard(s) lost",
+            )
+        )
+    return out

@@ -1,0 +1,168 @@
+"""Where changed code sits: the enclosing module, classes and functions of each changed line.
+
+Python is read with the standard :mod:`ast` (a function's span runs from its first decorator
+to its last line); a changed line counts only when it holds code once comments and docstrings
+are blanked. Other languages are read with tree-sitter where a grammar exists
+(:mod:`pr_review.evidence.grammars`). Files without a grammar, or sources that do not parse,
+are known by their module name only, and say so (``ScopedLine.parsed`` is False).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from pr_review.evidence import grammars
+from pr_review.evidence.lexing import strip_comments
+
+MAX_SOURCE_CHARS = 1_000_000
+PYTHON_EXTENSIONS = (".py", ".pyi")
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+@dataclass(frozen=True)
+class _Scope:
+    name: str
+    start: int
+    end: int
+    children: list[_Scope] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ScopedLine:
+    """A changed code line and the names of what encloses it, outermost first."""
+
+    line: int
+    chain: tuple[str, ...]
+    """Module name, then classes and functions from the outside in."""
+    parsed: bool
+    """True when the chain comes from a syntax tree, False when only the module is known."""
+
+    @property
+    def qualified(self) -> str:
+        """``module:Class.method`` (or just the module)."""
+        inner = ".".join(self.chain[1:])
+        return f"{self.chain[0]}:{inner}" if inner else self.chain[0]
+
+
+def words(identifier: str) -> tuple[str, ...]:
+    """The lower-cased words of an identifier: ``get_netrc_auth`` -> get, netrc, auth;
+    ``SecureCookieSession`` -> secure, cookie, session; ``HTTPAdapter`` -> http, adapter."""
+    return tuple(w.lower() for part in identifier.split("_") for w in _WORD.findall(part))
+
+
+def module_name(path: str) -> str:
+    """The module a file defines: its stem (``__init__`` files are their package)."""
+    p = PurePosixPath(path)
+    stem = p.name.split(".", 1)[0]
+    if stem == "__init__" and p.parent.name:
+        return p.parent.name
+    return stem
+
+
+def _parse(source: str) -> ast.Module | None:
+    if len(source) > MAX_SOURCE_CHARS:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _scopes(node: ast.AST) -> list[_Scope]:
+    out: list[_Scope] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            start = min([child.lineno, *(d.lineno for d in child.decorator_list)])
+            end = child.end_lineno or child.lineno
+            out.append(_Scope(child.name, start, end, _scopes(child)))
+        else:
+            out.extend(_scopes(child))
+    return sorted(out, key=lambda s: s.start)
+
+
+def _chain(scopes: list[_Scope], line: int) -> list[str]:
+    names: list[str] = []
+    level = scopes
+    while level:
+        index = bisect_right([s.start for s in level], line) - 1
+        if index < 0 or level[index].end < line:
+            break
+        names.append(level[index].name)
+        level = level[index].children
+    return names
+
+
+def scoped_lines(path: str, source: str | None, lines: Iterable[int]) -> list[ScopedLine]:
+    """Each of ``lines`` (1-based, of ``source``) that holds code, with its enclosing scopes.
+
+    Without a readable, parsable Python source every line is kept with the module name only.
+    """
+    module = module_name(path)
+    wanted = sorted(set(lines))
+    if not path.endswith(PYTHON_EXTENSIONS):
+        return _other_language(path, source, module, wanted)
+    tree = _parse(source) if source is not None else None
+    if tree is None or source is None:
+        return [ScopedLine(n, (module,), parsed=False) for n in wanted]
+    code = strip_comments(source, path).splitlines()
+    top = _scopes(tree)
+    out = []
+    for n in wanted:
+        if not 0 < n <= len(code) or not code[n - 1].strip():
+            continue
+        out.append(ScopedLine(n, (module, *_chain(top, n)), parsed=True))
+    return out
+
+
+def _other_language(
+    path: str, source: str | None, module: str, wanted: list[int]
+) -> list[ScopedLine]:
+    parsed = grammars.parse(path, source)
+    if parsed is None:
+        return [ScopedLine(n, (module,), parsed=False) for n in wanted]
+    top = [_converted(s) for s in parsed.scopes]
+    return [
+        ScopedLine(n, (module, *_chain(top, n)), parsed=True)
+        for n in wanted
+        if n in parsed.code_lines
+    ]
+
+
+def _converted(scope: grammars.Scope) -> _Scope:
+    return _Scope(scope.name, scope.start, scope.end, [_converted(c) for c in scope.children])
+
+
+def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] | None:
+    """Every class and function of a Python source as its chain (module first), or None
+    when the source is not readable Python."""
+    if source is None:
+        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        tree = _parse(source)
+        if tree is None:
+            return None
+        top = _scopes(tree)
+    else:
+        parsed = grammars.parse(path, source)
+        if parsed is None:
+            return None
+        top = [_converted(s) for s in parsed.scopes]
+    module = module_name(path)
+    out: set[tuple[str, ...]] = set()
+
+    def visit(scopes: list[_Scope], prefix: tuple[str, ...]) -> None:
+        for scope in scopes:
+            chain = (*prefix, scope.name)
+            out.add(chain)
+            visit(scope.children, chain)
+
+    visit(top, (module,))
+    return frozenset(out)

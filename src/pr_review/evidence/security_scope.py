@@ -1,0 +1,254 @@
+"""Security signals from structure: changed code inside a security-relevant scope.
+
+A changed code line (comments and docstrings do not count) whose enclosing module, class or
+function is named for authentication, sessions, cookies, credentials, signing, crypto,
+redirects, sanitizing, trust or a debugger is security-relevant whatever the line says: the
+name is the author's own statement of what the code is for. The vocabulary is data below,
+each entry with identifiers it must and must not match (run by the test suite). Words are
+whole words of an identifier (``get_netrc_auth`` has ``auth``; ``author`` does not).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+FACTOR = "security-scope"
+RED = FactorSeverity.RED
+MODERATE = FactorSeverity.MODERATE
+
+
+@dataclass(frozen=True)
+class ScopeRule:
+    """Words that make a scope security-relevant, with examples that pin them."""
+
+    words: frozenset[str]
+    severity: FactorSeverity
+    why: str
+    matches: tuple[str, ...]
+    misses: tuple[str, ...] = ()
+    prefix_only: bool = False
+    """Only as the identifier's first word (``safe_join``, not ``thread_safe``)."""
+
+    def hit(self, identifier: str) -> str | None:
+        """The word of ``identifier`` this rule recognizes, or None."""
+        parts = words(identifier)
+        candidates = parts[:1] if self.prefix_only else parts
+        return next((w for w in candidates if w in self.words), None)
+
+
+SCOPE_RULES: tuple[ScopeRule, ...] = (
+    ScopeRule(
+        frozenset(
+            {
+                "auth",
+                "authn",
+                "authz",
+                "authenticate",
+                "authenticated",
+                "authentication",
+                "authorize",
+                "authorized",
+                "authorization",
+                "login",
+                "logout",
+                "signin",
+                "password",
+                "passwords",
+                "passwd",
+                "passphrase",
+                "credential",
+                "credentials",
+                "permission",
+                "permissions",
+                "privilege",
+                "privileges",
+                "acl",
+                "rbac",
+                "oauth",
+                "saml",
+                "netrc",
+            }
+        ),
+        RED,
+        "authentication, credentials or permissions",
+        ("get_netrc_auth", "should_strip_auth", "HTTPBasicAuth", "require_permission", "login"),
+        ("author", "authors", "authority_name", "logging", "permissive"),
+    ),
+    ScopeRule(
+        frozenset({"cookie", "cookies", "csrf", "xsrf", "jwt", "token", "tokens"}),
+        RED,
+        "cookies, CSRF or bearer tokens",
+        ("SecureCookieSessionInterface", "get_cookie_domain", "csrf_protect", "refresh_token"),
+        ("tokenize", "cookiecutter_template", "detokenizer"),
+    ),
+    ScopeRule(
+        frozenset(
+            {
+                "secret",
+                "secrets",
+                "signature",
+                "signing",
+                "signer",
+                "sign",
+                "signed",
+                "unsign",
+                "crypto",
+                "cryptography",
+                "cipher",
+                "encrypt",
+                "decrypt",
+                "hmac",
+                "hashed",
+                "hasher",
+                "salt",
+                "nonce",
+                "digest",
+            }
+        ),
+        RED,
+        "secrets, signing, hashing or encryption",
+        ("get_signing_serializer", "secret_key", "compute_hmac", "encrypt_payload"),
+        ("design", "signal", "assign", "digestive_tract_name", "__hash__"),
+    ),
+    ScopeRule(
+        frozenset(
+            {
+                "redirect",
+                "redirects",
+                "sanitize",
+                "sanitise",
+                "sanitizer",
+                "escape",
+                "unescape",
+                "trusted",
+                "trust",
+                "cert",
+                "certs",
+                "certificate",
+                "certificates",
+                "tls",
+                "ssl",
+                "debugger",
+                "security",
+                "secure",
+            }
+        ),
+        RED,
+        "redirects, output sanitizing, TLS or trust decisions",
+        ("resolve_redirects", "sanitize_html", "TRUSTED_HOSTS", "ssl_context", "get_debugger"),
+        ("redirection_count_name", "escapement", "truster_name"),
+    ),
+    ScopeRule(
+        frozenset({"safe"}),
+        RED,
+        "a safe_* helper (a sanitizing or containment guarantee)",
+        ("safe_join", "safe_str_cmp"),
+        ("thread_safe", "is_safe_to_retry_count"),
+        prefix_only=True,
+    ),
+    ScopeRule(
+        frozenset({"session", "sessions", "verify", "verification"}),
+        MODERATE,
+        "session state or verification",
+        ("sessions", "Session", "open_session", "verify_request"),
+        ("obsession_count", "versioning"),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ScopeHit:
+    """One changed line in a security-relevant scope."""
+
+    line: ScopedLine
+    side: str
+    """``added`` (head line numbers) or ``removed`` (base line numbers)."""
+    rule: ScopeRule
+    name: str
+    word: str
+    severity: FactorSeverity
+
+
+def scope_hit(line: ScopedLine, side: str) -> ScopeHit | None:
+    """The strongest rule any name of ``line``'s chain matches (innermost name first)."""
+    best: ScopeHit | None = None
+    for name in reversed(line.chain):
+        for rule in SCOPE_RULES:
+            word = rule.hit(name)
+            if word is None:
+                continue
+            if best is None or (rule.severity is RED and best.rule.severity is not RED):
+                best = ScopeHit(line, side, rule, name, word, rule.severity)
+    return best
+
+
+def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
+    """Every changed code line of ``f`` that sits in a security-relevant scope."""
+    old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
+    new = None if f.status is FileStatus.DELETED else head.read(f.path)
+    removed = [n for h in f.hunks for n, _ in h.removed]
+    added = [n for h in f.hunks for n, _ in h.added]
+    old_lines = scoped_lines(f.old_path or f.path, old, removed)
+    new_lines = scoped_lines(f.path, new, added)
+    remaining = defined_chains(f.path, new)
+    out = []
+    for side, lines in (("added", new_lines), ("removed", old_lines)):
+        for line in lines:
+            hit = scope_hit(line, side)
+            if hit is None:
+                continue
+            gone = side == "removed" and len(line.chain) > 1
+            if (
+                gone
+                and remaining is not None
+                and line.chain not in remaining
+                and hit.rule.severity is RED
+            ):
+                # The whole function or class was deleted (or moved): its callers change
+                # too, so the deletion alone is not a weakened security scope.
+                hit = dataclasses.replace(hit, severity=MODERATE)
+            out.append(hit)
+    return out
+
+
+def security_scope_factors(
+    files: Sequence[FileDiff], code: Collection[str], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """One factor per file and severity, naming the first line, its scope and the word."""
+    out: list[RiskFactor] = []
+    for f in files:
+        if f.path not in code or f.binary or not f.patch_available:
+            continue
+        if classify(f.path) is not PathKind.CODE:
+            continue  # configuration named "auth.yml" is not a function named for auth
+        hits = file_hits(f, base, head)
+        for severity in (RED, MODERATE):
+            chosen = [h for h in hits if h.severity is severity]
+            if not chosen:
+                continue
+            first = chosen[0]
+            old_side = "" if first.side == "added" else " of the base file"
+            where = f"line {first.line.line}{old_side}"
+            how = "" if first.line.parsed else " (module name only: no syntax tree for this file)"
+            deleted = severity is not first.rule.severity
+            gone = " (the whole scope is deleted)" if deleted else ""
+            out.append(
+                RiskFactor(
+                    factor=FACTOR,
+                    files=(f.path,),
+                    severity=severity,
+                    why=f"code changes inside `{first.line.qualified}` ({where}), named for "
+                    f"{first.rule.why} (`{first.word}` in `{first.name}`){gone}{how}; "
+                    f"{len(chosen)} changed line(s) in such scopes",
+                )
+            )
+    return out

@@ -1,0 +1,566 @@
+"""Syntax-aware risk: security-relevant scopes, CI trust, code-only keywords, language-first
+classification. The negative examples are synthetic snippets shaped like real false alarms."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pr_review.config import Config
+from pr_review.evidence import grammars
+from pr_review.evidence.build import build_pack
+from pr_review.evidence.ci import CI_RULES, CiRule, actions_used, ci_factor, is_ci
+from pr_review.evidence.lexing import strip_strings
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.scopes import module_name, scoped_lines, words
+from pr_review.evidence.security_scope import SCOPE_RULES, ScopeRule
+from pr_review.schema.enums import FactorSeverity, Lane, VerifierSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileStatus
+from pr_review.verifiers.secrets import _finding
+from tests.evidence.helpers import file_diff, pull_request
+
+
+def _risk(**kwargs: object) -> tuple[Lane, dict[str, RiskFactor]]:
+    pack = build_pack(pull_request(**kwargs), Config())  # type: ignore[arg-type]
+    return pack.risk.lane, {f"{f.factor}:{f.severity}": f for f in pack.risk.factors}
+
+
+# -- rules as data: every example runs ------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", SCOPE_RULES, ids=lambda r: sorted(r.words)[0])
+def test_scope_rule_examples(rule: ScopeRule) -> None:
+    assert rule.matches
+    for name in rule.matches:
+        assert rule.hit(name), name
+    for name in rule.misses:
+        assert rule.hit(name) is None, name
+
+
+@pytest.mark.parametrize("rule", CI_RULES, ids=lambda r: r.why[:30])
+def test_ci_rule_examples(rule: CiRule) -> None:
+    assert rule.matches
+    for line in rule.matches:
+        assert re.search(rule.pattern, line), line
+    for line in rule.misses:
+        assert not re.search(rule.pattern, re.sub(r"(?:^|\s)#.*$", "", line)), line
+
+
+# -- scopes ----------------------------------------------------------------------------------
+
+
+def test_words_split_identifiers_into_whole_words() -> None:
+    assert words("get_netrc_auth") == ("get", "netrc", "auth")
+    assert words("SecureCookieSession") == ("secure", "cookie", "session")
+    assert words("HTTPAdapter") == ("http", "adapter")
+    assert module_name("src/flask/sessions.py") == "sessions"
+    assert module_name("pkg/auth/__init__.py") == "auth"
+
+
+def test_scoped_lines_name_the_enclosing_class_and_function_and_skip_comments() -> None:
+    source = (
+        "import x\n"
+        "class Store:\n"
+        "    @cached\n"
+        "    def load(self):\n"
+        "        # a comment\n"
+        "        return 1\n"
+    )
+    lines = scoped_lines("pkg/store.py", source, [1, 3, 5, 6])
+    assert [(s.line, s.chain) for s in lines] == [
+        (1, ("store",)),
+        (3, ("store", "Store", "load")),
+        (6, ("store", "Store", "load")),
+    ]
+    assert all(s.parsed for s in lines)
+
+
+# -- security-relevant scopes ----------------------------------------------------------------
+
+_BASE = (
+    "def get_netrc_auth(url):\n"
+    "    host = url.split(':')[0]\n"
+    "    return lookup(host)\n"
+    "\n"
+    "def total(items):\n"
+    "    return sum(items)\n"
+)
+
+
+def test_change_inside_an_auth_function_is_red_whatever_the_line_says() -> None:
+    head = _BASE.replace("    host = url.split(':')[0]", "    host = parse(url).hostname")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/utils.py",
+                ["    host = parse(url).hostname"],
+                ["    host = url.split(':')[0]"],
+                start=2,
+            )
+        ],
+        base={"lib/utils.py": _BASE},
+        head={"lib/utils.py": head},
+    )
+    assert lane is Lane.RED
+    why = factors["security-scope:red"].why
+    assert "utils:get_netrc_auth" in why
+    assert "line 2" in why
+
+
+def test_change_in_an_ordinary_function_of_the_same_module_is_not_a_security_scope() -> None:
+    head = _BASE.replace("    return sum(items)", "    return sum(items, 0)")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/utils.py", ["    return sum(items, 0)"], ["    return sum(items)"], start=6
+            )
+        ],
+        base={"lib/utils.py": _BASE},
+        head={"lib/utils.py": head},
+    )
+    assert lane is Lane.YELLOW
+    assert not any(k.startswith("security-scope") for k in factors)
+
+
+def test_docstring_only_change_in_a_security_function_stays_green() -> None:
+    base = 'def check_password(pw):\n    """Check."""\n    return pw == 1\n'
+    head = 'def check_password(pw):\n    """Check the password."""\n    return pw == 1\n'
+    lane, _ = _risk(
+        files=[
+            file_diff(
+                "app/users.py", ['    """Check the password."""'], ['    """Check."""'], start=2
+            )
+        ],
+        base={"app/users.py": base},
+        head={"app/users.py": head},
+    )
+    assert lane is Lane.GREEN
+
+
+def test_deleting_a_whole_security_helper_is_moderate_not_red() -> None:
+    # Shape of a "remove deprecated code" PR: a deprecated safe_* wrapper deleted outright.
+    base = "def safe_join(a, b):\n    return _join(a, b)\n\ndef other():\n    return 1\n"
+    head = "def other():\n    return 1\n"
+    lane, factors = _risk(
+        files=[
+            file_diff("pkg/helpers.py", [], ["def safe_join(a, b):", "    return _join(a, b)", ""])
+        ],
+        base={"pkg/helpers.py": base},
+        head={"pkg/helpers.py": head},
+    )
+    assert "security-scope:moderate" in factors
+    assert "security-scope:red" not in factors
+    assert lane is Lane.YELLOW
+
+
+def test_session_module_alone_is_moderate() -> None:
+    base = "class Session:\n    def request(self, url):\n        return send(url)\n"
+    head = "class Session:\n    def request(self, url):\n        return send(url, retries=1)\n"
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/sessions.py",
+                ["        return send(url, retries=1)"],
+                ["        return send(url)"],
+                start=3,
+            )
+        ],
+        base={"lib/sessions.py": base},
+        head={"lib/sessions.py": head},
+    )
+    assert "security-scope:moderate" in factors
+    assert lane is Lane.YELLOW
+
+
+# -- classification starts from the language --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("src/werkzeug/security.py", PathKind.CODE),
+        ("pkg/license.py", PathKind.CODE),
+        ("SECURITY.md", PathKind.DOCS),
+        ("LICENSE", PathKind.DOCS),
+        ("artwork/logo-full.svg", PathKind.DOCS),
+        ("static/icon.png", PathKind.DOCS),
+        ("requirements/docs.in", PathKind.DOCS),
+        ("requirements/docs.txt", PathKind.DOCS),
+        ("requirements-docs.txt", PathKind.DOCS),
+        ("docs/requirements.txt", PathKind.DOCS),
+        ("requirements/tests.in", PathKind.DOCS),
+        ("requirements/dev.txt", PathKind.DOCS),
+        ("requirements-dev.txt", PathKind.DOCS),
+        ("requirements/base.in", PathKind.MANIFEST),
+        ("requirements/prod.txt", PathKind.MANIFEST),
+        ("requirements.txt", PathKind.MANIFEST),
+        ("docs/package.json", PathKind.DOCS),
+        ("web/package.json", PathKind.MANIFEST),
+    ],
+)
+def test_language_first_classification(path: str, kind: PathKind) -> None:
+    assert classify(path) is kind
+
+
+# -- code-only keyword categories -------------------------------------------------------------
+
+
+def test_strings_are_blanked_but_quotes_and_lines_kept() -> None:
+    assert strip_strings("x = \"payment\" + f'max_age {y}'") == "x = \"       \" + f'           '"
+    assert strip_strings('"""a\nb"""').count("\n") == 1
+
+
+def test_ttl_word_in_a_deprecation_message_is_not_a_cache_lifetime() -> None:
+    base = "def send(**kw):\n    warn(\"'cache_timeout' is renamed 'max_age'. Removed in 2.1.\")\n"
+    head = "def send(**kw):\n    warn(\"'cache_timeout' is renamed 'max_age'. Removed in 2.2.\")\n"
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "pkg/helpers.py",
+                ["    warn(\"'cache_timeout' is renamed 'max_age'. Removed in 2.2.\")"],
+                ["    warn(\"'cache_timeout' is renamed 'max_age'. Removed in 2.1.\")"],
+                start=2,
+            )
+        ],
+        base={"pkg/helpers.py": base},
+        head={"pkg/helpers.py": head},
+    )
+    assert lane is Lane.YELLOW
+    assert not any(k.startswith("cache-ttl") for k in factors)
+
+
+def test_route_example_in_a_docstring_is_not_public_api() -> None:
+    base = 'def jsonify(*a):\n    """Serialize.\n    """\n    return dumps(a)\n'
+    head = (
+        'def jsonify(*a):\n    """Serialize.\n\n    @app.route("/users/me")\n    """\n'
+        "    return dumps(a)\n"
+    )
+    lane, factors = _risk(
+        files=[file_diff("pkg/json.py", ["", '    @app.route("/users/me")'], [], start=3)],
+        base={"pkg/json.py": base},
+        head={"pkg/json.py": head},
+    )
+    assert not any(k.startswith("public-api") for k in factors)
+    assert lane is Lane.GREEN
+
+
+def test_money_word_in_a_workflow_is_not_money() -> None:
+    _, factors = _risk(
+        files=[
+            file_diff(
+                ".github/workflows/ci.yml",
+                ["      - uses: actions/checkout@v4", "      - uses: actions/checkout@v4"],
+                ["      - uses: actions/checkout@v3", "      - uses: actions/checkout@v3"],
+            )
+        ],
+        base={".github/workflows/ci.yml": "jobs:\n  - uses: actions/checkout@v3\n"},
+    )
+    assert not any(k.startswith("money") for k in factors)
+
+
+# -- secrets ---------------------------------------------------------------------------------
+
+
+def test_loopback_url_credentials_in_a_test_are_not_secrets() -> None:
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "tests/test_proxy.py",
+                ["    proxies = {'http': 'http://user:pass@localhost:8080'}"],
+                status=FileStatus.ADDED,
+            )
+        ]
+    )
+    assert "secrets:red" not in factors
+    assert lane is Lane.GREEN
+
+
+def test_real_url_credentials_are_still_secrets() -> None:
+    _, factors = _risk(
+        files=[
+            file_diff(
+                "app/settings.py",
+                ['DB = "postgres://admin:s3cr3tP4ss9@db.internal:5432/app"'],
+                status=FileStatus.ADDED,
+            )
+        ]
+    )
+    assert "secrets:red" in factors
+
+
+def test_an_example_key_moved_in_the_docs_is_not_a_new_secret() -> None:
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "docs/config.rst",
+                ['   $ export SECRET_KEY="5f352379324c22463451387a0aec5d2f"'],
+                ["    $ export SECRET_KEY='5f352379324c22463451387a0aec5d2f'"],
+            )
+        ]
+    )
+    assert "secrets:red" not in factors
+    assert lane is Lane.GREEN
+
+
+# -- TLS and crypto parameters ---------------------------------------------------------------
+
+
+def test_tls_verification_setting_is_red() -> None:
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/adapters.py",
+                ['    cert_reqs = "CERT_REQUIRED"', "    if verify is False:"],
+                status=FileStatus.ADDED,
+            )
+        ],
+    )
+    assert lane is Lane.RED
+    assert "crypto:red" in factors
+
+
+def test_hash_iterations_change_is_red() -> None:
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/hashing.py",
+                ["DEFAULT_PBKDF2_ITERATIONS = 600000"],
+                ["DEFAULT_PBKDF2_ITERATIONS = 260000"],
+            )
+        ],
+    )
+    assert lane is Lane.RED
+    assert "crypto:red" in factors
+
+
+# -- CI: trust vs routine --------------------------------------------------------------------
+
+_WF = ".github/workflows/tests.yml"
+_WF_BASE = "jobs:\n  t:\n    steps:\n      - uses: actions/setup-python@v4\n"
+
+
+def test_version_bump_of_an_action_already_used_is_ci_change() -> None:
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                _WF,
+                ["      - uses: actions/setup-python@v5  # v5.1.0"],
+                ["      - uses: actions/setup-python@v4"],
+                start=4,
+            )
+        ],
+        base={_WF: _WF_BASE},
+    )
+    assert "ci-change:moderate" in factors
+    assert lane is Lane.YELLOW
+
+
+def test_matrix_edit_is_ci_change() -> None:
+    lane, factors = _risk(
+        files=[file_diff(_WF, [], ["          - {python: '3.9', tox: devel}"])],
+        base={_WF: _WF_BASE},
+    )
+    assert set(factors) == {"ci-change:moderate"}
+    assert lane is Lane.YELLOW
+
+
+@pytest.mark.parametrize(
+    ("added", "removed", "evidence"),
+    [
+        (["on: pull_request_target"], ["on: pull_request"], "trigger"),
+        (["permissions:", "  contents: write"], [], "permissions"),
+        (["      - uses: someone/deploy-action@v1"], [], "someone/deploy-action"),
+        ([], ["      - uses: step-security/harden-runner@v2"], "hardening"),
+        (["        run: echo ${{ github.event.pull_request.title }}"], [], "PR-controlled"),
+        (["          token: ${{ secrets.PYPI_TOKEN }}"], [], "secrets"),
+    ],
+)
+def test_trust_changes_are_ci_trust(added: list[str], removed: list[str], evidence: str) -> None:
+    lane, factors = _risk(files=[file_diff(_WF, added, removed)], base={_WF: _WF_BASE})
+    assert lane is Lane.RED
+    assert evidence in factors["ci-trust:red"].why
+
+
+def test_ci_helpers() -> None:
+    assert is_ci(".github/workflows/a.yaml")
+    assert is_ci(".gitlab-ci.yml")
+    assert not is_ci("deploy/values.yaml")
+    assert actions_used(["- uses: actions/checkout@v4 # pin", "  uses: a/b/sub@x"]) == {
+        "actions/checkout",
+        "a/b",
+    }
+    factor = ci_factor(
+        file_diff(_WF, ["      - uses: someone/x@v2"], ["      - uses: someone/x@v1"]), None
+    )
+    assert factor.severity is FactorSeverity.MODERATE
+
+
+# -- removed guards, whatever their name -------------------------------------------------------
+
+_ENDPOINT = (
+    '@bp.post("/invoices/<id>/approve")\n'
+    '@require_permission("approve")\n'
+    "def approve(id):\n"
+    "    if not current_user.active:\n"
+    "        abort(401)\n"
+    "    return do_approve(id)\n"
+)
+
+
+def test_removed_decorator_guard_is_red_whatever_its_name() -> None:
+    head = _ENDPOINT.replace('@require_permission("approve")\n', "")
+    lane, factors = _risk(
+        files=[file_diff("app/views.py", [], ['@require_permission("approve")'], start=2)],
+        base={"app/views.py": _ENDPOINT},
+        head={"app/views.py": head},
+    )
+    assert lane is Lane.RED
+    why = factors["guard-removed:red"].why
+    assert "approve" in why
+    assert "require_permission" in why
+
+
+def test_removed_early_refusal_is_red() -> None:
+    head = _ENDPOINT.replace("    if not current_user.active:\n        abort(401)\n", "")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "app/views.py",
+                [],
+                ["    if not current_user.active:", "        abort(401)"],
+                start=4,
+            )
+        ],
+        base={"app/views.py": _ENDPOINT},
+        head={"app/views.py": head},
+    )
+    assert lane is Lane.RED
+    assert "if not current_user.active: refuse" in factors["guard-removed:red"].why
+
+
+def test_guard_moved_into_another_file_is_not_lost() -> None:
+    # Shape of an "add a provider interface" refactor: the args/kwargs check moves to the
+    # new provider module.
+    check = (
+        "    if args and kwargs:\n        raise TypeError('x')\n    return make(args or kwargs)\n"
+    )
+    base = "def jsonify(*args, **kwargs):\n" + check
+    head = "def jsonify(*args, **kwargs):\n    return provider.response(*args, **kwargs)\n"
+    provider = "def response(*args, **kwargs):\n" + check.replace("'x'", "'y'")
+    _, factors = _risk(
+        files=[
+            file_diff(
+                "pkg/json.py",
+                ["    return provider.response(*args, **kwargs)"],
+                base.splitlines()[1:],
+                start=2,
+            ),
+            file_diff("pkg/provider.py", provider.splitlines(), status=FileStatus.ADDED),
+        ],
+        base={"pkg/json.py": base},
+        head={"pkg/json.py": head, "pkg/provider.py": provider},
+    )
+    assert "guard-removed:red" not in factors
+
+
+def test_a_dropped_assert_is_not_a_guard() -> None:
+    # Shape of "convert a helper into a class": an argument assert rewritten elsewhere.
+    base = "def build(app, **kw):\n    assert 'data' not in kw\n    return make(app, **kw)\n"
+    head = "def build(app, **kw):\n    return make(app, **kw)\n"
+    _, factors = _risk(
+        files=[file_diff("pkg/testing.py", [], ["    assert 'data' not in kw"], start=2)],
+        base={"pkg/testing.py": base},
+        head={"pkg/testing.py": head},
+    )
+    assert "guard-removed:red" not in factors
+
+
+def test_a_dispatch_return_is_not_a_guard() -> None:
+    base = (
+        "def default(o):\n    if isinstance(o, date):\n        return http_date(o)\n"
+        "    return str(o)\n"
+    )
+    head = "def default(o):\n    return str(o)\n"
+    _, factors = _risk(
+        files=[
+            file_diff(
+                "pkg/enc.py",
+                [],
+                ["    if isinstance(o, date):", "        return http_date(o)"],
+                start=2,
+            )
+        ],
+        base={"pkg/enc.py": base},
+        head={"pkg/enc.py": head},
+    )
+    assert "guard-removed:red" not in factors
+
+
+# -- other languages on tree-sitter trees ------------------------------------------------------
+
+_JS = (
+    "// sessions\n"
+    "class Auth {\n"
+    "  check(user) {\n"
+    "    if (!user) { throw new Error('no') }\n"
+    "    return 'ok'\n"
+    "  }\n"
+    "}\n"
+    "function total(a, b) { return a + b }\n"
+)
+
+
+def test_js_comment_only_change_is_green_by_its_syntax_tree() -> None:
+    head = _JS.replace("// sessions", "// user sessions, see RFC 6265")
+    lane, _ = _risk(
+        files=[file_diff("web/a.js", ["// user sessions, see RFC 6265"], ["// sessions"])],
+        base={"web/a.js": _JS},
+        head={"web/a.js": head},
+    )
+    assert lane is Lane.GREEN
+
+
+def test_js_change_inside_an_auth_class_is_a_security_scope() -> None:
+    head = _JS.replace("if (!user)", "if (user === null)")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "web/a.js",
+                ["    if (user === null) { throw new Error('no') }"],
+                ["    if (!user) { throw new Error('no') }"],
+                start=4,
+            )
+        ],
+        base={"web/a.js": _JS},
+        head={"web/a.js": head},
+    )
+    assert lane is Lane.RED
+    assert "a:Auth.check" in factors["security-scope:red"].why
+
+
+def test_language_without_a_grammar_degrades_to_the_module_name() -> None:
+    lines = scoped_lines("src/auth.zig", "fn f() void {}\n", [1])
+    assert [(s.chain, s.parsed) for s in lines] == [(("auth",), False)]
+    assert grammars.parse("src/x.zig", "fn f() void {}\n") is None
+    assert grammars.parse("src/x.js", "function (((") is None  # error nodes: not analysed
+    assert grammars.parse("src/x.js", None) is None
+
+
+def test_a_config_file_named_for_auth_is_not_a_security_scope() -> None:
+    _, factors = _risk(
+        files=[file_diff("conf/auth.yml", ["timeout: 5"], ["timeout: 3"])],
+        base={"conf/auth.yml": "timeout: 3\n"},
+        head={"conf/auth.yml": "timeout: 5\n"},
+    )
+    assert not any(k.startswith("security-scope") for k in factors)
+
+
+def test_secrets_verifier_reports_loopback_url_credentials_as_information() -> None:
+    line = "    'http': 'http://test:pass@localhost:8080',"
+    placeholder = _finding("tests/t.py", 3, {"url_credentials"}, {"Basic Auth Credentials"}, line)
+    assert placeholder.severity is VerifierSeverity.INFO
+    real = 'DB = "postgres://admin:s3cr3tP4ss9@db.internal:5432/app"'
+    leaked = _finding("app/s.py", 1, {"url_credentials"}, {"Basic Auth Credentials"}, real)
+    assert leaked.severity is VerifierSeverity.ERROR
