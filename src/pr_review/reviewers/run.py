@@ -134,6 +134,7 @@ def run_reviewers(
         prefix_chars=len(base.system) + len(base.shared_prefix),
         only=only,
         challenger_wanted=trigger is not None,
+        policy_chars=policy_batch_chars(policies, settings.policy_batch_size),
     )
     if not units.reviewable:
         say("AI reviewers: nothing to review within the budget")
@@ -284,6 +285,15 @@ def _execute(
         transcript_chars=len(first.context.shared_prefix),
     )
     return results, verdicts
+
+
+def policy_batch_chars(policies: LoadedPolicies, size: int) -> tuple[int, ...]:
+    """Characters of the verifier files each policy call sends (for the cost estimate)."""
+    files = policies.files
+    return tuple(
+        sum(len(pf.model_dump_json()) for _, pf in files[i : i + size])
+        for i in range(0, len(files), size)
+    )
 
 
 def _batch_name(i: int, total: int) -> str:
