@@ -212,3 +212,63 @@ def test_state_too_large_for_carried_findings_forces_the_next_full_review(
     plan = decide(state, pr, history=GitHistory(pr_repo.path), config_hash=state.config_hash)
     assert plan.only is None
     assert "did not all fit" in plan.note
+
+
+def test_a_file_renamed_since_the_review_is_re_reviewed_and_its_old_findings_dropped(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """Rename detection would list only the new name as changed: the old name's findings
+    would be carried over onto a path the PR no longer has."""
+    first = _review(pr_repo, server)
+    pr_repo.run("mv", "app/alpha.py", "app/omega.py")
+    pr_repo.commit("rename alpha to omega")
+    server.requests.clear()
+    second = _review(pr_repo, server, first.memory)
+    assert _shown(server) == {"app/omega.py"}
+    assert second.meta.rereview.startswith("re-reviewed")
+    kept = {"app/omega.py", "app/beta.py", "app/gamma.py"}
+    assert set(_reviewer_files(second)) == kept
+    # Not carried at all (not even as a suppressed finding on a deleted file), nor remembered.
+    assert all(f.file != "app/alpha.py" for f in second.findings)
+    assert {c.file for c in second.memory.carried} == kept
+    assert "2 model finding(s) on untouched files carried over" in second.meta.rereview
+
+
+def test_an_unknown_or_collected_reviewed_head_gets_a_full_review(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """A --previous from another repository, or an old head a force-push let git collect."""
+    first = _review(pr_repo, server)
+    pr_repo.write("app/beta.py", _module("beta", 7))
+    pr_repo.commit("push")
+    for head in ("0" * 40, "not-a-sha --output=/tmp/x"):
+        gone = first.memory.model_copy(update={"head_sha": head})
+        history = GitHistory(pr_repo.path)
+        plan = decide(gone, _local(pr_repo), history=history, config_hash=gone.config_hash)
+        assert plan.only is None
+        assert plan.carried == ()
+        assert "or is not in this repository" in plan.note
+
+
+def test_a_rewritten_base_branch_gets_a_full_review(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """The base the last review started from is no longer an ancestor of the new base (the
+    base branch was force-pushed), though the reviewed head is an ancestor of the new head."""
+    pr_repo.run("checkout", "-q", "main")
+    pr_repo.write("app/shared.py", "X = 2\n")
+    pr_repo.commit("base moves")
+    pr_repo.run("checkout", "-q", "feature")
+    pr_repo.run("merge", "-q", "--no-edit", "main")
+    first = _review(pr_repo, server)
+    pr_repo.run("checkout", "-q", "main")
+    pr_repo.write("app/shared.py", "X = 1\n")
+    pr_repo.write("app/other.py", "Y = 1\n")
+    pr_repo.run("add", "-A")
+    pr_repo.run("commit", "-q", "--amend", "-m", "base rewritten")
+    pr_repo.run("checkout", "-q", "feature")
+    pr_repo.run("merge", "-q", "--no-edit", "main")
+    server.requests.clear()
+    second = _review(pr_repo, server, first.memory)
+    assert second.meta.rereview == "full review: the previous base commit is no longer reachable"
+    assert _shown(server) == {"app/alpha.py", "app/beta.py", "app/gamma.py", "app/shared.py"}

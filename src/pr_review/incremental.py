@@ -103,7 +103,7 @@ def _full_review_reason(
 ) -> str | None:
     unreachable = (
         f"the reviewed head `{previous.head_sha[:12]}` is not an ancestor of the new head "
-        "(force-push or rebase)"
+        "(force-push or rebase), or is not in this repository (a review of another PR)"
     )
     checks: tuple[tuple[Callable[[], bool], str], ...] = (
         (lambda: force, "forced"),
