@@ -212,7 +212,8 @@ def plan_units(
     why = (
         "incremental re-review by units: policy verifiers judged the whole PR last time"
         if only is not None
-        else f"PR reviewed in units ({over_cap}): policy verifiers judge the whole PR"
+        else "the whole PR's review would pass a cost cap, so it is reviewed in units "
+        "(riskiest first): policy verifiers judge the whole PR"
         if over_cap is not None
         else "PR reviewed in units: policy verifiers judge the whole PR"
     )
