@@ -272,3 +272,42 @@ def test_a_rewritten_base_branch_gets_a_full_review(
     second = _review(pr_repo, server, first.memory)
     assert second.meta.rereview == "full review: the previous base commit is no longer reachable"
     assert _shown(server) == {"app/alpha.py", "app/beta.py", "app/gamma.py", "app/shared.py"}
+
+
+def test_files_no_model_saw_last_time_are_reviewed_on_the_next_push(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """The last review had no model (no key, e.g. a fork PR) or a cap left files out: those
+    files were never reviewed, so the next review sends them too, not only what changed."""
+    pr = _local(pr_repo)
+    keyless = run_review(pr, Config(), trust_mode=TrustMode.UNTRUSTED, model=None)
+    assert set(keyless.memory.unreviewed) == {"app/alpha.py", "app/beta.py", "app/gamma.py"}
+    pr_repo.write("app/beta.py", _module("beta", 4))
+    pr_repo.commit("push")
+    state = parse_state(render_state(keyless.memory))
+    second = _review(pr_repo, server, state)
+    assert _shown(server) == {"app/alpha.py", "app/beta.py", "app/gamma.py"}
+    assert "2 not reviewed by a model last time" in second.meta.rereview
+    assert second.memory.unreviewed == ()
+    # A cap that leaves files out: they are listed in the state, and come back next time.
+    server.requests.clear()
+    capped = Config.model_validate({"reviewers": {"max_input_tokens": 1}})
+    third = _review(pr_repo, server, None, config=capped)
+    assert server.requests == []
+    assert set(third.memory.unreviewed) == {"app/alpha.py", "app/beta.py", "app/gamma.py"}
+
+
+def test_a_state_too_large_for_its_unreviewed_list_asks_for_a_full_review() -> None:
+    """Past the state's budget the list of files no model saw cannot be kept: the next review
+    must not take the missing ones as reviewed, so it is a full one."""
+    memory = ReviewMemory(
+        head_sha="a" * 40, config_hash="c", unreviewed=tuple(f"src/m{i}.py" for i in range(2000))
+    )
+    state = parse_state(render_state(memory))
+    assert state is not None
+    assert state.unreviewed == ()
+    assert not state.carried_complete
+    small = parse_state(render_state(memory.model_copy(update={"unreviewed": ("src/a.py",)})))
+    assert small is not None
+    assert small.unreviewed == ("src/a.py",)
+    assert small.carried_complete

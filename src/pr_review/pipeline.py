@@ -191,7 +191,12 @@ def run_review(
         for c in (*model_findings(reviewed.candidates), *carried)
     ]
     memory = build_memory(
-        pr.head_sha, digest, findings, base_sha=pr.base_sha, carried=remembered
+        pr.head_sha,
+        digest,
+        findings,
+        base_sha=pr.base_sha,
+        carried=remembered,
+        unreviewed=reviewed.unreviewed,
     )
     packet_input = PacketInput(
         pack=pack,
