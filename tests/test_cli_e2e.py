@@ -10,7 +10,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +256,41 @@ def test_previous_without_a_state_file_is_a_one_line_user_error(
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1
     assert "no review-state.json" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda d: d / "missing", "no such directory"),
+        (lambda d: (d / "a-file").write_text("x") and d / "a-file", "not a directory"),
+        (lambda d: _state(d, '{"head_sha": '), "review-state.json is not valid JSON"),
+        (lambda d: _state(d, "[1, 2]"), "is not a review state written by pr-review"),
+        (lambda d: _state(d, '{"head_sha": 7}'), "is not a review state written by pr-review"),
+        (lambda d: _state(d, '{"version": 9}'), "has format version 9, newer than"),
+        (lambda d: _state(d, b"\xff\xfe"), "review-state.json is unreadable"),
+    ],
+    ids=["missing", "file", "corrupt", "not-an-object", "bad-field", "newer", "binary"],
+)
+def test_a_bad_previous_is_a_one_line_user_error(
+    example_repo: Path, tmp_path: Path, make: Callable[[Path], Path], says: str
+) -> None:
+    previous = make(tmp_path)
+    repo = str(example_repo)
+    result = cli("review", "--repo", repo, "--base", "main", "--previous", str(previous))
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert says in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def _state(directory: Path, content: str | bytes) -> Path:
+    path = directory / "run" / "review-state.json"
+    path.parent.mkdir()
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path.parent
 
 
 def test_previous_run_state_is_written_and_read_back(

@@ -212,3 +212,102 @@ def test_state_too_large_for_carried_findings_forces_the_next_full_review(
     plan = decide(state, pr, history=GitHistory(pr_repo.path), config_hash=state.config_hash)
     assert plan.only is None
     assert "did not all fit" in plan.note
+
+
+def test_a_file_renamed_since_the_review_is_re_reviewed_and_its_old_findings_dropped(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """Rename detection would list only the new name as changed: the old name's findings
+    would be carried over onto a path the PR no longer has."""
+    first = _review(pr_repo, server)
+    pr_repo.run("mv", "app/alpha.py", "app/omega.py")
+    pr_repo.commit("rename alpha to omega")
+    server.requests.clear()
+    second = _review(pr_repo, server, first.memory)
+    assert _shown(server) == {"app/omega.py"}
+    assert second.meta.rereview.startswith("re-reviewed")
+    kept = {"app/omega.py", "app/beta.py", "app/gamma.py"}
+    assert set(_reviewer_files(second)) == kept
+    # Not carried at all (not even as a suppressed finding on a deleted file), nor remembered.
+    assert all(f.file != "app/alpha.py" for f in second.findings)
+    assert {c.file for c in second.memory.carried} == kept
+    assert "2 model finding(s) on untouched files carried over" in second.meta.rereview
+
+
+def test_an_unknown_or_collected_reviewed_head_gets_a_full_review(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """A --previous from another repository, or an old head a force-push let git collect."""
+    first = _review(pr_repo, server)
+    pr_repo.write("app/beta.py", _module("beta", 7))
+    pr_repo.commit("push")
+    for head in ("0" * 40, "not-a-sha --output=/tmp/x"):
+        gone = first.memory.model_copy(update={"head_sha": head})
+        history = GitHistory(pr_repo.path)
+        plan = decide(gone, _local(pr_repo), history=history, config_hash=gone.config_hash)
+        assert plan.only is None
+        assert plan.carried == ()
+        assert "or is not in this repository" in plan.note
+
+
+def test_a_rewritten_base_branch_gets_a_full_review(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """The base the last review started from is no longer an ancestor of the new base (the
+    base branch was force-pushed), though the reviewed head is an ancestor of the new head."""
+    pr_repo.run("checkout", "-q", "main")
+    pr_repo.write("app/shared.py", "X = 2\n")
+    pr_repo.commit("base moves")
+    pr_repo.run("checkout", "-q", "feature")
+    pr_repo.run("merge", "-q", "--no-edit", "main")
+    first = _review(pr_repo, server)
+    pr_repo.run("checkout", "-q", "main")
+    pr_repo.write("app/shared.py", "X = 1\n")
+    pr_repo.write("app/other.py", "Y = 1\n")
+    pr_repo.run("add", "-A")
+    pr_repo.run("commit", "-q", "--amend", "-m", "base rewritten")
+    pr_repo.run("checkout", "-q", "feature")
+    pr_repo.run("merge", "-q", "--no-edit", "main")
+    server.requests.clear()
+    second = _review(pr_repo, server, first.memory)
+    assert second.meta.rereview == "full review: the previous base commit is no longer reachable"
+    assert _shown(server) == {"app/alpha.py", "app/beta.py", "app/gamma.py", "app/shared.py"}
+
+
+def test_files_no_model_saw_last_time_are_reviewed_on_the_next_push(
+    pr_repo: GitRepo, server: FakeAnthropic
+) -> None:
+    """The last review had no model (no key, e.g. a fork PR) or a cap left files out: those
+    files were never reviewed, so the next review sends them too, not only what changed."""
+    pr = _local(pr_repo)
+    keyless = run_review(pr, Config(), trust_mode=TrustMode.UNTRUSTED, model=None)
+    assert set(keyless.memory.unreviewed) == {"app/alpha.py", "app/beta.py", "app/gamma.py"}
+    pr_repo.write("app/beta.py", _module("beta", 4))
+    pr_repo.commit("push")
+    state = parse_state(render_state(keyless.memory))
+    second = _review(pr_repo, server, state)
+    assert _shown(server) == {"app/alpha.py", "app/beta.py", "app/gamma.py"}
+    assert "2 not reviewed by a model last time" in second.meta.rereview
+    assert second.memory.unreviewed == ()
+    # A cap that leaves files out: they are listed in the state, and come back next time.
+    server.requests.clear()
+    capped = Config.model_validate({"reviewers": {"max_input_tokens": 1}})
+    third = _review(pr_repo, server, None, config=capped)
+    assert server.requests == []
+    assert set(third.memory.unreviewed) == {"app/alpha.py", "app/beta.py", "app/gamma.py"}
+
+
+def test_a_state_too_large_for_its_unreviewed_list_asks_for_a_full_review() -> None:
+    """Past the state's budget the list of files no model saw cannot be kept: the next review
+    must not take the missing ones as reviewed, so it is a full one."""
+    memory = ReviewMemory(
+        head_sha="a" * 40, config_hash="c", unreviewed=tuple(f"src/m{i}.py" for i in range(2000))
+    )
+    state = parse_state(render_state(memory))
+    assert state is not None
+    assert state.unreviewed == ()
+    assert not state.carried_complete
+    small = parse_state(render_state(memory.model_copy(update={"unreviewed": ("src/a.py",)})))
+    assert small is not None
+    assert small.unreviewed == ("src/a.py",)
+    assert small.carried_complete

@@ -5,6 +5,9 @@ findings) lets the next one send only the files changed since the reviewed head.
 is a pure function of the previous state, the PR and a :class:`History` that answers one
 question about commits; the CLI answers it with git, the Action with GitHub's compare API.
 
+Files no model reviewed last time (AI review skipped, left out by a cost cap or the token
+budget) are reviewed again with the changed ones.
+
 A full review instead, with the reason in the packet, when: ``force``; no previous state; the
 configuration changed; the previous state lost findings to its size cap; the old head is not
 an ancestor of the new one (force-push, rebase) or cannot be found; or the base moved and
@@ -84,12 +87,14 @@ def decide(
         )
     skipped = {n.path for n in pack.diff.not_reviewed} if pack is not None else set()
     touched = frozenset(p for p in touched if p not in skipped)  # never sent to a model
-    only = frozenset(p for p in touched if p in changed)
+    unseen = (frozenset(previous.unreviewed) & touched) - changed  # no model saw them yet
+    only = frozenset(p for p in touched if p in changed) | unseen
     carried = tuple(c for c in previous.carried if c.file not in only and c.file in touched)
     note = (
         f"re-reviewed {len(only)} of {len(touched)} file(s), changed since "
-        f"`{previous.head_sha[:12]}`; {len(carried)} model finding(s) on untouched files "
-        "carried over"
+        f"`{previous.head_sha[:12]}`"
+        + (f" or {len(unseen)} not reviewed by a model last time" if unseen else "")
+        + f"; {len(carried)} model finding(s) on untouched files carried over"
     )
     return Incremental(only=only, carried=carried, note=note)
 
@@ -103,7 +108,7 @@ def _full_review_reason(
 ) -> str | None:
     unreachable = (
         f"the reviewed head `{previous.head_sha[:12]}` is not an ancestor of the new head "
-        "(force-push or rebase)"
+        "(force-push or rebase), or is not in this repository (a review of another PR)"
     )
     checks: tuple[tuple[Callable[[], bool], str], ...] = (
         (lambda: force, "forced"),

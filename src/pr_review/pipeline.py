@@ -39,7 +39,13 @@ from pr_review.schema.run import (
 from pr_review.schema.verdicts import VerdictFile
 from pr_review.sources.model import PullRequest
 from pr_review.synthesis.core import synthesize
-from pr_review.synthesis.memory import MemoryDiff, ReviewMemory, build_memory, compare
+from pr_review.synthesis.memory import (
+    MEMORY_VERSION,
+    MemoryDiff,
+    ReviewMemory,
+    build_memory,
+    compare,
+)
 from pr_review.verifiers.candidates import verifier_candidates
 from pr_review.verifiers.run import run_verifiers
 
@@ -190,7 +196,12 @@ def run_review(
         for c in (*model_findings(reviewed.candidates), *carried)
     ]
     memory = build_memory(
-        pr.head_sha, digest, findings, base_sha=pr.base_sha, carried=remembered
+        pr.head_sha,
+        digest,
+        findings,
+        base_sha=pr.base_sha,
+        carried=remembered,
+        unreviewed=reviewed.unreviewed,
     )
     packet_input = PacketInput(
         pack=pack,
@@ -238,19 +249,41 @@ STATE_FILE = "review-state.json"
 
 
 def read_previous(out_dir: Path) -> ReviewMemory:
-    """The state an earlier ``review --out-dir`` wrote; a clear error when it is missing."""
+    """The state an earlier ``review --out-dir`` wrote; a one-line error when it is missing,
+    not a directory, not valid JSON, not a review state, or of a newer format."""
     path = out_dir / STATE_FILE
+    again = (
+        "Pass the --out-dir of an earlier `pr-review review` of this PR, "
+        "or review without --previous."
+    )
+    if not out_dir.exists():
+        raise UserError(f"--previous {out_dir}: no such directory. {again}")
+    if not out_dir.is_dir():
+        raise UserError(f"--previous {out_dir}: not a directory. {again}")
     try:
-        return ReviewMemory.model_validate_json(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
+        raise UserError(f"--previous {out_dir}: no {STATE_FILE} there. {again}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
         raise UserError(
-            f"--previous {out_dir}: no {STATE_FILE} there. Pass the --out-dir of an earlier "
-            "`pr-review review` of this PR."
+            f"--previous {out_dir}: {STATE_FILE} is unreadable ({type(exc).__name__}). {again}"
         ) from exc
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise UserError(f"--previous {out_dir}: {STATE_FILE} is not valid JSON. {again}") from exc
+    version = data.get("version", MEMORY_VERSION) if isinstance(data, dict) else None
+    if isinstance(version, int) and version > MEMORY_VERSION:
         raise UserError(
-            f"--previous {out_dir}: {STATE_FILE} is unreadable ({type(exc).__name__}). "
-            "Review again without --previous to write a fresh one."
+            f"--previous {out_dir}: {STATE_FILE} has format version {version}, newer than this "
+            f"pr-review reads ({MEMORY_VERSION}). Upgrade pr-review, or review without --previous."
+        )
+    try:
+        return ReviewMemory.model_validate(data)
+    except ValueError as exc:
+        raise UserError(
+            f"--previous {out_dir}: {STATE_FILE} is not a review state written by pr-review. "
+            f"{again}"
         ) from exc
 
 

@@ -228,3 +228,28 @@ def test_with_model_states_the_estimate_first_then_makes_exactly_those_calls(
     data = json.loads((tmp_path / "out" / "backtest.json").read_text())
     assert data["with_model"] is True
     assert all(pr["cost_usd"] is not None and pr["cost_usd"] > 0 for pr in data["prs"])
+
+
+def test_commit_titles_are_inert_in_the_report(tmp_path: Path) -> None:
+    """A merged PR's title is its author's text: in backtest.md it can neither open an HTML
+    comment (or forge our markers), nor ping, nor link, nor break the table."""
+    h = build_history(tmp_path / "shop")
+    hostile = "<!-- pr-review-guardrails:packet --> @everyone [ok](https://evil.example) | x"
+    h.merge_pr(5, "evil", {"billing/`x`.py": "def pay(x):\n    return x * 5\n"}, hostile)
+    out = tmp_path / "out"
+    assert main(["backtest", "--repo", str(h.repo.path), "--out-dir", str(out), "--last",
+                 "1"]) == 0
+    md = (out / "backtest.md").read_text()
+    assert "### #5 &lt;!-- pr-review-guardrails:packet --&gt;" in md
+    assert "<!--" not in md
+    assert "@everyone" not in md
+    assert "](https://" not in md
+    assert "evil.example) \\| x" in md  # the pipe is escaped: the table keeps its columns
+    assert "`billing/'x'.py`" in md  # a backtick in a path cannot close its code span
+    assert json.loads((out / "backtest.json").read_text())["prs"][0]["title"] == hostile
+
+
+def test_a_title_cannot_drive_the_terminal_or_the_log() -> None:
+    log = io.StringIO()
+    Progress(1, log, tty=False).finished("#1 \x1b[2J\x1b]0;pwned\x07 title\r::error::x", "red")
+    assert log.getvalue() == "pr-review: [1/1] #1 [2J ]0;pwned title ::error::x: red\n"

@@ -418,3 +418,77 @@ def test_generated_files_are_never_sent_and_not_listed_twice(server: FakeAnthrop
     assert all("b/docs/guide.md" not in r.text for r in server.requests)
     assert all("b/src/app/auth.py" in r.text for r in server.requests)
     assert "docs/guide.md" not in outcome.files_not_reviewed
+
+
+def _red_auth(pack: Any) -> Any:
+    red = RiskFactor(
+        factor="auth", files=("src/app/auth.py",), severity=FactorSeverity.RED, why="auth"
+    )
+    return pack.model_copy(update={"risk": pack.risk.model_copy(update={"factors": (red,)})})
+
+
+def test_the_estimate_prices_each_call_at_its_own_model(server: FakeAnthropic) -> None:
+    """The challenger (Opus by default) and the policy batches are priced at their models'
+    rates, not at fresh-eyes': a cap computed from fresh-eyes' price alone would be passed."""
+    diff = source_diff()
+    pack = make_pack(diff, lane=Lane.RED)
+    policy = {"a.json": json.dumps(POLICY)}
+    alone = ReviewerSettings(challenger=ChallengerSettings(mode=ChallengerMode.OFF))
+    both = ReviewerSettings(challenger=ChallengerSettings(model="claude-opus-4-1"))
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        fresh = run_reviewers(pack, diff, alone, model=gw)
+        paired = run_reviewers(pack, diff, both, model=gw)
+        judged = run_reviewers(pack, diff, alone, model=gw, policy_files=policy)
+    assert fresh.estimated_cost_usd is not None
+    assert paired.estimated_cost_usd is not None
+    assert judged.estimated_cost_usd is not None
+    # Same input for both calls; Opus 4.1 costs 5x Sonnet per token (75/15 output, 15/3 input).
+    assert paired.estimated_input_tokens == 2 * fresh.estimated_input_tokens
+    assert paired.estimated_cost_usd == pytest.approx(6 * fresh.estimated_cost_usd, rel=1e-6)
+    # The policy call sends the verifier file besides the shared prefix and the diff.
+    assert judged.estimated_input_tokens > 2 * fresh.estimated_input_tokens
+    assert judged.estimated_cost_usd > fresh.estimated_cost_usd
+    assert {r.json["model"] for r in server.requests} >= {"claude-opus-4-1", "claude-haiku-4-5"}
+
+
+def test_a_cap_set_with_an_unpriced_challenger_model_names_that_model(
+    server: FakeAnthropic,
+) -> None:
+    diff = source_diff()
+    settings = ReviewerSettings(
+        challenger=ChallengerSettings(model="claude-private-9"), max_cost_usd=100.0
+    )
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        outcome = run_reviewers(make_pack(diff, lane=Lane.RED), diff, settings, model=gw)
+    assert server.requests == []
+    assert outcome.left_out
+    assert all("`claude-private-9` has no known price" in x.why for x in outcome.left_out)
+
+
+def test_a_pr_under_the_size_budget_but_over_the_cap_gets_its_riskiest_units(
+    server: FakeAnthropic,
+) -> None:
+    """Not oversized, but the whole PR passes a cap: the riskiest units within the cap are
+    reviewed instead of nothing, and the rest are listed with the cap that stopped them."""
+    diff = source_diff()
+    pack = _red_auth(make_pack(diff))
+    free = ReviewerSettings(challenger=ChallengerSettings(mode=ChallengerMode.OFF))
+    with AnthropicGateway("test-key", base_url=server.base_url, max_retries=1, timeout=10) as gw:
+        whole = run_reviewers(pack, diff, free, model=gw)
+        assert whole.units == ()  # one whole-PR call
+        server.requests.clear()
+        cap = whole.estimated_input_tokens - 1
+        capped = free.model_copy(update={"max_input_tokens": cap})
+        outcome = run_reviewers(pack, diff, capped, model=gw)
+    assert outcome.units == ("src/app",)
+    assert len(server.requests) == 1
+    assert "b/src/app/auth.py" in server.requests[0].text
+    assert "b/docs/guide.md" not in server.requests[0].text
+    assert 0 < outcome.estimated_input_tokens <= cap
+    assert [(x.path, x.why.split(":")[0]) for x in outcome.left_out] == [
+        ("docs/guide.md", "cost cap")
+    ]
+    assert f"max_input_tokens {cap} reached" in outcome.left_out[0].why
+    policy = _run_named(outcome, "policy_verifiers")
+    assert policy.status is ReviewerStatus.SKIPPED
+    assert "would pass a cost cap" in (policy.reason or "")

@@ -10,6 +10,8 @@ import threading
 import time
 from typing import TextIO
 
+from pr_review.packet import neutralize
+
 BAR_WIDTH = 24
 
 
@@ -33,9 +35,9 @@ class Progress:
             if self._tty:
                 self._stream.write("\r" + self._bar())
             else:
-                self._stream.write(
-                    f"pr-review: [{self._done}/{self._total}] {label}: {lane}\n"
-                )
+                # The label holds a commit title (PR data): no control characters or escapes.
+                shown = neutralize.terminal(label, 120)
+                self._stream.write(f"pr-review: [{self._done}/{self._total}] {shown}: {lane}\n")
             self._stream.flush()
 
     def close(self) -> None:

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from pr_review.backtest.history import MergedPR, MergeKind
 from pr_review.errors import UserError
+from pr_review.packet import neutralize
 from pr_review.schema.base import Frozen
 from pr_review.schema.enums import FactorSeverity, Lane
 from pr_review.schema.pack import EvidencePack, RiskFactor
@@ -175,8 +176,15 @@ def _share(n: int, total: int) -> str:
 
 
 def _cell(text: str) -> str:
-    """Commit-message text as a table cell: one line, no pipe."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """Commit-message text (written by PR authors: untrusted) as one inert Markdown line that
+    also fits a table cell: no HTML, mentions, links or markers, no pipe."""
+    return neutralize.cell(text)
+
+
+def _label(result: PRResult) -> str:
+    """The PR's label for Markdown: our ``#N``/sha reference, then its escaped title."""
+    ref = f"#{result.number}" if result.number is not None else result.commit[:10]
+    return f"{ref} {_cell(result.title)}".strip()
 
 
 def render_summary(report: BacktestReport) -> str:
@@ -237,7 +245,7 @@ def render_markdown(report: BacktestReport) -> str:
     if not red:
         out.append("None.")
     for r in red:
-        out.append(f"### {_cell(r.label)}")
+        out.append(f"### {_label(r)}")
         out.append("")
         out.append(
             f"{r.kind.value} `{r.commit[:12]}` on {r.merged_at[:10]}; "
@@ -247,7 +255,7 @@ def render_markdown(report: BacktestReport) -> str:
         out.append("")
         reds = [f for f in r.factors if f.severity is FactorSeverity.RED]
         for f in reds or r.factors:
-            files = ", ".join(f"`{p}`" for p in f.files[:5])
+            files = ", ".join(neutralize.code(p) for p in f.files[:5])
             more = f" (+{len(f.files) - 5} more)" if len(f.files) > 5 else ""
             why = f": {_cell(f.why)}" if f.why else ""
             out.append(f"- `{f.factor}` [{f.severity.value}]{why}" + (
@@ -264,13 +272,13 @@ def render_markdown(report: BacktestReport) -> str:
         "|---|---:|---|---:|---:|",
     ]
     out += [
-        f"| {_cell(r.label)} | {r.seconds:.2f} | {r.lane.value if r.lane else 'failed'} | "
+        f"| {_label(r)} | {r.seconds:.2f} | {r.lane.value if r.lane else 'failed'} | "
         f"{r.files_changed} | +{r.insertions}/-{r.deletions} |"
         for r in slow
     ]
     failed = [r for r in report.prs if r.error is not None]
     if failed:
         out += ["", "## Reviews that failed", ""]
-        out += [f"- {_cell(r.label)}: {_cell(r.error or '')}" for r in failed]
+        out += [f"- {_label(r)}: {_cell(r.error or '')}" for r in failed]
     out += ["", "Every PR, with its lane and factors: `backtest.json`.", ""]
     return "\n".join(out)

@@ -20,7 +20,7 @@ STATE_BUDGET = 12_000
 _STATE = re.compile(r"^<!-- pr-review-guardrails:state (\{.*\}) -->$", re.MULTILINE)
 
 
-_OPTIONAL = {"base_sha": "", "carried": [], "carried_complete": True}
+_OPTIONAL = {"base_sha": "", "carried": [], "carried_complete": True, "unreviewed": []}
 """Incremental re-review fields, left out at their defaults (older blocks stay byte-equal)."""
 
 
@@ -48,6 +48,13 @@ def render_state(memory: ReviewMemory, budget: int = STATE_BUDGET) -> str:
     block = _block(memory)
     if len(block) <= budget:
         return block
+    if memory.unreviewed:  # the next review cannot know what to send again: a full one
+        memory = memory.model_copy(
+            update={"unreviewed": (), "carried": (), "carried_complete": False}
+        )
+        block = _block(memory)
+        if len(block) <= budget:
+            return block
     if memory.carried:
         low, high = 0, len(memory.carried)
         while low < high:  # the most carried findings that fit

@@ -45,7 +45,12 @@ class Unit:
     estimated_input_tokens: int = 0
     estimated_cost_usd: float | None = None
     calls: int = 0
-    """Calls the estimate counts (fresh-eyes, plus the challenger when the trigger holds)."""
+    """Calls the estimate counts (fresh-eyes, the challenger when the trigger holds, and the
+    policy batches of a whole-PR review)."""
+    call_tokens: int = 0
+    """Estimated input tokens of one reviewer call on this unit (what a late challenger adds)."""
+    unpriced: str = ""
+    """A model the estimate needs but has no known price for (empty: every price known)."""
 
 
 @dataclass(frozen=True)
@@ -164,22 +169,34 @@ def plan_units(
     prefix_chars: int = 0,
     only: frozenset[str] | None = None,
     challenger_wanted: bool = False,
+    policy_chars: tuple[int, ...] = (),
 ) -> Units:
     """The whole PR, or units of related files within the budget, riskiest first.
 
-    Units when the pack is oversized (chunk mode) or when ``only`` (an incremental re-review)
-    names the files to review again. ``prefix_chars`` is the size of what every call sends
-    besides the unit's diff (system text, pack, PR text); it feeds the cost estimate. The
+    Units when the pack is oversized (chunk mode), when ``only`` (an incremental re-review)
+    names the files to review again, or when the whole PR would pass a cost cap. Then the
     cost caps drop the least risky units first; every file left out is listed with why.
+    ``prefix_chars`` is the size of what every call sends besides the unit's diff (system
+    text, pack, PR text) and ``policy_chars`` that of each policy batch's verifier files
+    (policy verifiers run on a whole-PR review only); both feed the cost estimate.
     """
     excluded = frozenset(n.path for n in pack.diff.not_reviewed)
     shown = frozenset(f.path for f in diff.files if f.patch_available) - excluded
+    over_cap: str | None = None
     if not pack.diff.oversize.oversized and only is None:
         raw = diff.raw if not excluded else drop_files(diff.raw, excluded)
         files = None if not excluded else shown
-        calls = 2 if challenger_wanted else 1
-        whole = _estimated(Unit("", raw, files), prefix_chars, calls, settings)
-        return _capped((whole,), settings, chunked=False, policy_skip=None, every=shown)
+        whole = _estimated(
+            Unit("", raw, files),
+            prefix_chars,
+            settings,
+            challenger=challenger_wanted,
+            policy_chars=policy_chars,
+        )
+        over_cap = _over_cap(whole, 0, 0.0, settings)
+        if over_cap is None or len(shown) < 2:
+            return _capped((whole,), settings, chunked=False, policy_skip=None, every=shown)
+        # The whole PR passes a cap: review its riskiest units within the cap instead.
     wanted = shown if only is None else shown & only
     units, left_out = _units(pack, diff, wanted, settings)
     ranked = sorted(units, key=lambda u: (-u.risk, u.suffix))
@@ -187,14 +204,17 @@ def plan_units(
         _estimated(
             replace(u, challenger=i < settings.challenger.max_units),
             prefix_chars,
-            2 if challenger_wanted and i < settings.challenger.max_units else 1,
             settings,
+            challenger=challenger_wanted and i < settings.challenger.max_units,
         )
         for i, u in enumerate(ranked)
     ]
     why = (
         "incremental re-review by units: policy verifiers judged the whole PR last time"
         if only is not None
+        else "the whole PR's review would pass a cost cap, so it is reviewed in units "
+        "(riskiest first): policy verifiers judge the whole PR"
+        if over_cap is not None
         else "PR reviewed in units: policy verifiers judge the whole PR"
     )
     policy_skip = ReviewerRun(name="policy_verifiers", status=ReviewerStatus.SKIPPED, reason=why)
@@ -361,18 +381,42 @@ def _tokens(chars: int) -> int:
     return int(chars / CHARS_PER_TOKEN) + 1 if chars else 0
 
 
-def _estimated(unit: Unit, prefix_chars: int, calls: int, settings: ReviewerSettings) -> Unit:
-    """The unit with its pre-call estimate: every call sends the prefix and the unit's diff."""
-    tokens = calls * _tokens(prefix_chars + len(unit.raw_diff))
-    price = price_for(settings.fresh_eyes_model, settings.price_table())
-    cost = call_cost(
-        price,
-        input_tokens=tokens,
-        output_tokens=calls * ESTIMATED_OUTPUT_TOKENS,
+def _estimated(
+    unit: Unit,
+    prefix_chars: int,
+    settings: ReviewerSettings,
+    *,
+    challenger: bool,
+    policy_chars: tuple[int, ...] = (),
+) -> Unit:
+    """The unit with its pre-call estimate: every call sends the prefix and the unit's diff,
+    each at its own model's price (fresh-eyes, the challenger's model, the policy model)."""
+    per_call = _tokens(prefix_chars + len(unit.raw_diff))
+    calls = [(settings.fresh_eyes_model, per_call)]
+    if challenger:
+        calls.append((settings.challenger.model, per_call))
+    calls += [(settings.policy_model, per_call + _tokens(n)) for n in policy_chars]
+    costs = [_call_cost(model, tokens, settings) for model, tokens in calls]
+    unpriced = next((m for (m, _), c in zip(calls, costs, strict=True) if c is None), "")
+    return replace(
+        unit,
+        estimated_input_tokens=sum(tokens for _, tokens in calls),
+        estimated_cost_usd=None if unpriced else round(sum(c or 0.0 for c in costs), 6),
+        calls=len(calls),
+        call_tokens=per_call,
+        unpriced=unpriced,
+    )
+
+
+def _call_cost(model: str, input_tokens: int, settings: ReviewerSettings) -> float | None:
+    """Estimated USD of one call of ``model`` (no cache discount); None without a price."""
+    return call_cost(
+        price_for(model, settings.price_table()),
+        input_tokens=input_tokens,
+        output_tokens=ESTIMATED_OUTPUT_TOKENS,
         cache_creation_input_tokens=0,
         cache_read_input_tokens=0,
     )
-    return replace(unit, estimated_input_tokens=tokens, estimated_cost_usd=cost, calls=calls)
 
 
 def _capped(
@@ -429,15 +473,15 @@ def _late_allowance(
     """Which units may still start a late challenger without passing a cap (riskiest first)."""
     if settings.max_input_tokens is None and settings.max_cost_usd is None:
         return kept
+    model = settings.challenger.model
     out = []
     for unit in kept:
-        calls = max(unit.calls, 1)
+        price = _call_cost(model, unit.call_tokens, settings)
         extra = replace(
             unit,
-            estimated_input_tokens=unit.estimated_input_tokens // calls,
-            estimated_cost_usd=None
-            if unit.estimated_cost_usd is None
-            else unit.estimated_cost_usd / calls,
+            estimated_input_tokens=unit.call_tokens,
+            estimated_cost_usd=price,
+            unpriced="" if price is not None else model,
         )
         allowed = _over_cap(extra, tokens, cost, settings) is None
         if allowed:
@@ -458,13 +502,14 @@ def _over_cap(unit: Unit, tokens: int, cost: float, settings: ReviewerSettings) 
     cap_cost = settings.max_cost_usd
     if cap_cost is not None:
         if unit.estimated_cost_usd is None:
+            model = unit.unpriced or settings.fresh_eyes_model
             return (
-                f"cost cap: reviewers.max_cost_usd is set but `{settings.fresh_eyes_model}` "
+                f"cost cap: reviewers.max_cost_usd is set but `{model}` "
                 "has no known price (add it under reviewers.prices)"
             )
         if cost + unit.estimated_cost_usd > cap_cost:
             return (
-                f"cost cap: reviewers.max_cost_usd ${cap_cost:.2f} reached (estimated "
+                f"cost cap: reviewers.max_cost_usd ${cap_cost:.4g} reached (estimated "
                 f"${cost + unit.estimated_cost_usd:.4f} with this unit); riskier units went first"
             )
     return None

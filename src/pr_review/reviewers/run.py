@@ -72,6 +72,9 @@ class ReviewerOutcome:
     """Names of the review units, when the PR was reviewed in units."""
     estimated_input_tokens: int = 0
     estimated_cost_usd: float | None = None
+    unreviewed: tuple[str, ...] = ()
+    """Files with a patch (generated and excluded ones aside) that no model has reviewed as of
+    this head: every one when AI review was skipped, those left out by a cap or the budget."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,7 @@ def run_reviewers(
             runs=(*runs, *bad_files),
             verdicts=None,
             files_not_reviewed=files_not_reviewed(pack, diff, reviewed=None),
+            unreviewed=unreviewed_files(pack, diff, reviewed=frozenset()),
         )
     trigger = early_trigger(pack, settings)
     base = build_context(
@@ -134,6 +138,7 @@ def run_reviewers(
         prefix_chars=len(base.system) + len(base.shared_prefix),
         only=only,
         challenger_wanted=trigger is not None,
+        policy_chars=policy_batch_chars(policies, settings.policy_batch_size),
     )
     if not units.reviewable:
         say("AI reviewers: nothing to review within the budget")
@@ -202,6 +207,21 @@ def _outcome(
         units=tuple(u.suffix.lstrip(":") for u in units.reviewable if units.chunked),
         estimated_input_tokens=units.estimated_input_tokens,
         estimated_cost_usd=units.estimated_cost_usd,
+        unreviewed=unreviewed_files(pack, diff, reviewed=units.reviewed_files),
+    )
+
+
+def unreviewed_files(
+    pack: EvidencePack, diff: Diff, *, reviewed: frozenset[str] | None
+) -> tuple[str, ...]:
+    """Files with a patch, not generated or excluded, outside ``reviewed`` (None: all in it)."""
+    if reviewed is None:
+        return ()
+    excluded = {n.path for n in pack.diff.not_reviewed}
+    return tuple(
+        f.path
+        for f in diff.files
+        if f.patch_available and f.path not in excluded and f.path not in reviewed
     )
 
 
@@ -284,6 +304,15 @@ def _execute(
         transcript_chars=len(first.context.shared_prefix),
     )
     return results, verdicts
+
+
+def policy_batch_chars(policies: LoadedPolicies, size: int) -> tuple[int, ...]:
+    """Characters of the verifier files each policy call sends (for the cost estimate)."""
+    files = policies.files
+    return tuple(
+        sum(len(pf.model_dump_json()) for _, pf in files[i : i + size])
+        for i in range(0, len(files), size)
+    )
 
 
 def _batch_name(i: int, total: int) -> str:

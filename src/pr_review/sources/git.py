@@ -309,13 +309,19 @@ class GitHistory:
         self._run = run
 
     def changed_since(self, old: str, new: str) -> frozenset[str] | None:
-        """``git diff --name-only old new`` when ``old`` is an ancestor of ``new``, else None."""
+        """``git diff --name-only old new`` when ``old`` is an ancestor of ``new``, else None.
+
+        Without rename detection: a file renamed since ``old`` counts under both names, so
+        findings on the old name are never carried over to a path that is gone.
+        """
         if not (_is_sha(old) and _is_sha(new)):
             return None
         ancestor = git(self._repo, "merge-base", "--is-ancestor", old, new, run=self._run)
         if not ancestor.ok:
             return None
-        names = git(self._repo, "diff", "--name-only", "-z", old, new, run=self._run)
+        names = git(
+            self._repo, "diff", "--name-only", "--no-renames", "-z", old, new, run=self._run
+        )
         if not names.ok:
             return None
         return frozenset(p for p in names.stdout.decode("utf-8", "replace").split("\0") if p)

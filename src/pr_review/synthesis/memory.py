@@ -51,6 +51,11 @@ class ReviewMemory(Frozen):
     carried_complete: bool = Field(
         default=True, description="False when `carried` lost findings to the state's size cap."
     )
+    unreviewed: tuple[str, ...] = Field(
+        default=(),
+        description="Files with a patch that no model has reviewed as of this head (AI review "
+        "skipped, a cost cap, a file too large for one call): the next review sends them again.",
+    )
 
 
 class MemoryDiff(Frozen):
@@ -134,6 +139,7 @@ def build_memory(
     *,
     base_sha: str = "",
     carried: Sequence[CandidateFinding] = (),
+    unreviewed: Sequence[str] = (),
 ) -> ReviewMemory:
     """The memory of this review: its surfaced findings' fingerprints, in rank order, and the
     model's findings for an incremental re-review."""
@@ -153,4 +159,5 @@ def build_memory(
         findings=entries,
         base_sha=base_sha,
         carried=tuple(carried),
+        unreviewed=tuple(unreviewed),
     )
