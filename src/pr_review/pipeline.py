@@ -23,6 +23,7 @@ from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
+from pr_review.reviewers.capped import CappedModel
 from pr_review.reviewers.gateway import build_gateway, missing_credentials
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.run import run_reviewers
@@ -170,7 +171,7 @@ def run_review(
         diff=pr.diff,
         verification=pack.verification,
         settings=config.synthesis,
-        model=model,
+        model=_within_caps(model, config, reviewed.runs),
     )
     findings, memory_diff = compare(previous, synthesis.findings)
     # Reviewers may raise the lane (corroborated critical findings), never lower it.
@@ -224,6 +225,16 @@ def run_review(
         memory=memory,
         memory_diff=memory_diff,
     )
+
+
+def _within_caps(
+    model: StructuredModel | None, config: Config, runs: tuple[ReviewerRun, ...]
+) -> StructuredModel | None:
+    """The model for calls after the reviewers': kept within the run's cost caps."""
+    settings = config.reviewers
+    if model is None or (settings.max_input_tokens is None and settings.max_cost_usd is None):
+        return model
+    return CappedModel(model, settings, tuple(c for run in runs for c in run.calls))
 
 
 def synthesis_run(calls: tuple[ModelCall, ...]) -> ReviewerRun:

@@ -381,6 +381,16 @@ def _tokens(chars: int) -> int:
     return int(chars / CHARS_PER_TOKEN) + 1 if chars else 0
 
 
+def estimate_call(
+    model: str, chars: int, settings: ReviewerSettings
+) -> tuple[int, float | None]:
+    """The pre-call estimate of one call sending ``chars`` characters to ``model``: input
+    tokens, and USD (None when the model has no known price). The same constants as the
+    review units' estimate."""
+    tokens = _tokens(chars)
+    return tokens, _call_cost(model, tokens, settings)
+
+
 def _estimated(
     unit: Unit,
     prefix_chars: int,
