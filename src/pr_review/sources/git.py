@@ -18,6 +18,7 @@ from pr_review.errors import SourceError
 from pr_review.process import ProcessResult
 from pr_review.sources.diff import Diff, FileStatus, parse_diff
 from pr_review.sources.model import Commit, PullRequest
+from pr_review.sources.text import decode_blob
 from pr_review.sources.trailers import parse_trailers
 
 Runner = Callable[..., ProcessResult]
@@ -293,7 +294,7 @@ def _batch_texts(out: bytes, names: list[str]) -> dict[str, str | None]:
         pos = eol + 1
         if len(header) == 3 and header[1] == b"blob" and header[2].isdigit():
             size = int(header[2])
-            texts[name] = out[pos : pos + size].decode("utf-8", errors="replace")
+            texts[name] = decode_blob(out[pos : pos + size])
             pos += size + 1
         else:  # "<name> missing" or "ambiguous": no content follows
             texts[name] = None

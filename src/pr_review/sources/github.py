@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from pr_review.errors import GitHubError
 from pr_review.sources import github_models as gm
+from pr_review.sources.text import decode_blob
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -261,7 +262,7 @@ class GitHubApi:
         if content.type != "file":
             return None
         if content.encoding == "base64" and content.content is not None:
-            return base64.b64decode(content.content).decode("utf-8", errors="replace")
+            return decode_blob(base64.b64decode(content.content))
         if content.sha:  # files over 1 MB come without content: read the blob
             return self._blob_text(content.sha)
         return None
@@ -270,7 +271,7 @@ class GitHubApi:
         _, data = self.request("GET", f"{self._repo}/git/blobs/{sha}")
         if isinstance(data, dict) and data.get("encoding") == "base64":
             raw = base64.b64decode(str(data.get("content", "")))
-            return raw.decode("utf-8", errors="replace")
+            return decode_blob(raw)
         return None
 
     # -- conversation -------------------------------------------------------------------------
