@@ -22,7 +22,7 @@ from urllib.parse import quote
 from github import Auth, Github, GithubException, GithubRetry
 from pydantic import BaseModel, ValidationError
 
-from pr_review.errors import GitHubError
+from pr_review.errors import GitHubError, GitHubUnreachable
 from pr_review.sources import github_models as gm
 from pr_review.sources.text import decode_blob
 
@@ -125,7 +125,7 @@ class GitHubApi:
         except GithubException as exc:
             raise GitHubError(_describe(verb, url, exc), status=exc.status) from exc
         except Exception as exc:  # requests/urllib3 errors after retries are exhausted
-            raise GitHubError(
+            raise GitHubUnreachable(
                 f"cannot reach the GitHub API at {self._api_url} ({verb} {url}: "
                 f"{type(exc).__name__}): check GITHUB_API_URL (unset for github.com; "
                 "https://HOST/api/v3 for GitHub Enterprise Server) and the runner's network."
@@ -178,9 +178,15 @@ class GitHubApi:
     # -- repository and pull request ---------------------------------------------------------
 
     def identity(self) -> str | None:
-        """The login behind the token, or None when GitHub will not say (installation tokens)."""
+        """The login behind the token, or None when GitHub will not say (installation tokens).
+
+        An API that does not answer at all is an error here already: waiting for the next
+        request to time out too would double the time to the message.
+        """
         try:
             return self.get("/user", gm.User).login
+        except GitHubUnreachable:
+            raise
         except GitHubError:
             return None
 
