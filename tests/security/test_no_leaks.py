@@ -371,6 +371,14 @@ def test_the_model_saw_placeholders_not_values(review_run: Run) -> None:
         assert placeholder in sent, placeholder
 
 
+def test_binary_and_utf16_files_are_listed_among_the_files_no_model_saw(review_run: Run) -> None:
+    (listed,) = [
+        line for line in review_run.surfaces["packet.md"].splitlines()
+        if line.startswith("- Files no AI reviewer saw:")
+    ]  # fmt: skip
+    assert UTF16_FILE in listed
+
+
 def test_placeholders_are_not_reported_as_leaks(review_run: Run) -> None:
     on_sample = [f for f in review_run.findings if f["file"] == "config/example.env"]
     assert all(f["severity"] == "low" and f["action"] == "verify" for f in on_sample)

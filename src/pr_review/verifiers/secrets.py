@@ -89,6 +89,14 @@ class Secrets:
         if isinstance(outcome, TimedOut):
             return TimedOut(outcome.reason, paths)
         note = outcome.reason if isinstance(outcome, Skipped) else None
+        large = _too_large(ctx, files)
+        if large and not isinstance(outcome, Skipped):
+            note = (
+                f"{len(large)} file(s) over {MAX_SCAN_CHARS:,} characters were not fully "
+                f"analysed (detect-secrets skipped them; the built-in patterns ran): "
+                + ", ".join(large[:10])
+                + (" …" if len(large) > 10 else "")
+            )
         for path, line, detector in outcome if isinstance(outcome, tuple) else ():
             hits[(path, line)].add(detector)
         findings = tuple(
@@ -157,6 +165,12 @@ def _decoded_lines(ctx: Context) -> list[tuple[str, int, str]]:
             if line not in old
         ]
     return out
+
+
+def _too_large(ctx: Context, files: list[FileDiff]) -> list[str]:
+    """The files detect-secrets is not given (over :data:`MAX_SCAN_CHARS`)."""
+    sizes = {f.path: len(ctx.pr.head_tree.read(f.path) or "") for f in files}
+    return [path for path, size in sizes.items() if size > MAX_SCAN_CHARS]
 
 
 def _write_scannable(ctx: Context, root: Path, files: list[FileDiff]) -> list[str]:
