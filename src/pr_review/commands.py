@@ -17,18 +17,33 @@ from pr_review.review_inputs import config_for, policy_files_of
 from pr_review.schema.enums import Lane, TrustMode
 from pr_review.sources.model import PullRequest
 
+MAX_BODY_BYTES = 1024 * 1024
+"""The most ``--body-file`` may hold (a PR description on GitHub is at most 65536 characters)."""
+
 
 def read_body(args: argparse.Namespace) -> str:
     """The PR description from ``--body`` or ``--body-file`` (empty when neither)."""
     if args.body_file is not None:
+        path = args.body_file
         try:
-            text: str = args.body_file.read_text(encoding="utf-8", errors="replace")
+            with path.open("rb") as handle:  # bounded: /dev/zero or a FIFO must not hang us
+                raw: bytes = handle.read(MAX_BODY_BYTES + 1)
         except OSError as exc:
             raise UserError(
-                f"cannot read --body-file {args.body_file}: {exc.strerror}. "
+                f"cannot read --body-file {path}: {exc.strerror}. "
                 "Pass an existing file, or use --body."
             ) from exc
-        return text
+        if len(raw) > MAX_BODY_BYTES:
+            raise UserError(
+                f"--body-file {path} is larger than {MAX_BODY_BYTES // 1024} KiB (GitHub caps a "
+                "PR description at 65536 characters): pass the description's text file."
+            )
+        if b"\0" in raw:
+            raise UserError(
+                f"--body-file {path} holds NUL bytes, so it is not a text file: pass the PR "
+                "description as UTF-8 text."
+            )
+        return raw.decode("utf-8", errors="replace")
     return str(args.body or "")
 
 

@@ -8,6 +8,7 @@ defaults. Unknown keys are errors.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,15 @@ def load_config(path: Path) -> Config:
     return parse_config(text, source=str(path))
 
 
+_TAG = re.compile(r"(?<=tag ')[^']+")
+
+
+def _short_tag(tag: str) -> str:
+    """``tag:yaml.org,2002:python/object:x`` -> ``!!python/object:x`` (as it was written)."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
+
+
 def parse_config(text: str, *, source: str) -> Config:
     """Validate configuration text; ``source`` names it in error messages."""
     try:
@@ -69,6 +79,13 @@ def parse_config(text: str, *, source: str) -> Config:
         mark = getattr(exc, "problem_mark", None)
         if mark is not None:
             where = f" at line {mark.line + 1}, column {mark.column + 1}"
+        tag = _TAG.search(str(getattr(exc, "problem", "") or ""))
+        if isinstance(exc, yaml.constructor.ConstructorError) and tag is not None:
+            raise ConfigError(
+                f"{source}: the YAML tag {_short_tag(tag.group(0))}{where} is not allowed: the "
+                "configuration is plain YAML (mappings, lists, strings, numbers); remove the "
+                "tag. See docs/configuration.md."
+            ) from exc
         raise ConfigError(
             f"{source}: not valid YAML{where}. Fix the syntax; see docs/configuration.md."
         ) from exc

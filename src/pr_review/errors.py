@@ -7,6 +7,7 @@ Hierarchy::
     │   ├── ConfigError         .pr-review/config.yml (or a verifier file) is invalid
     │   └── SourceError         the PR cannot be read (not a repo, unknown ref, no merge base)
     ├── GitHubError             the GitHub API refused or failed (raised by sources/publish)
+    │   └── GitHubUnreachable   no answer at all (GITHUB_API_URL or the network is wrong)
     └── ReviewerError           a model call failed
         ├── ReviewerUnavailable the model could not be reached or refused the request
         └── ReviewerOutputInvalid the model's answer did not validate, even after one retry
@@ -40,6 +41,10 @@ class GitHubError(ReviewError):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class GitHubUnreachable(GitHubError):
+    """The API gave no HTTP answer (refused, unresolvable or silent): nothing later can work."""
 
 
 class ReviewerError(ReviewError):

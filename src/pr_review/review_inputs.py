@@ -21,6 +21,11 @@ def config_for(pr: PullRequest, explicit: Path | None) -> Config:
     Defaults when the base revision has none.
     """
     if explicit is not None:
+        if explicit.is_dir():
+            raise UserError(
+                f"--config {explicit} is a directory: pass the YAML file itself "
+                f"(e.g. --config {explicit / CONFIG_RELPATH})."
+            )
         if not explicit.is_file():
             raise UserError(f"--config {explicit}: no such file. Pass an existing YAML file.")
         return load_config(explicit)

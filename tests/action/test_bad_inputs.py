@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from pr_review.action import main
 from pr_review.errors import GitHubError, UserError
 from pr_review.sources.event import load_payload, read_trigger
 from pr_review.sources.github import GitHubSettings, connect
+from tests.action.scenario import Scenario
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -129,3 +130,33 @@ def test_closed_api_port_fails_fast_and_names_the_variable() -> None:
 def test_silent_api_port_fails_within_15_seconds(silent_port: int) -> None:
     message = _fails_fast(silent_port)
     assert "GITHUB_API_URL" in message
+
+
+def test_config_path_that_does_not_exist_is_an_error_not_defaults(
+    scenario: Callable[..., Scenario],
+) -> None:
+    """Silently using defaults dropped a red lane to yellow; now it names the input and path."""
+    s = scenario({"auth/session.py": "def check(token):\n    return True\n"})
+    code, out = _run(s.env("pull_request", config_path=".github/pr-review.yml"))
+    assert code == 1
+    errors = [line for line in out.splitlines() if "config_path" in line]
+    assert len(errors) == 1
+    assert "'.github/pr-review.yml'" in errors[0]
+    assert s.base_sha[:12] in errors[0]
+    assert "commit the file" in errors[0]
+
+
+@pytest.mark.parametrize("port_kind", ["closed", "silent"])
+def test_unreachable_api_fails_the_whole_run_within_15_seconds(
+    scenario: Callable[..., Scenario], request: pytest.FixtureRequest, port_kind: str
+) -> None:
+    """A real event, an API that refuses or never answers: exit 1 naming the variable."""
+    s = scenario({"README.md": "# demo\n"})
+    port = _closed_port() if port_kind == "closed" else request.getfixturevalue("silent_port")
+    env = {**s.env("pull_request"), "GITHUB_API_URL": f"http://127.0.0.1:{port}/api/v3"}
+    start = time.monotonic()
+    code, out = _run(env)
+    assert time.monotonic() - start < 15
+    assert code == 1
+    (line,) = [x for x in out.splitlines() if "GITHUB_API_URL" in x]
+    assert "::error::" in line

@@ -247,7 +247,7 @@ def _contents(
             "content": b64(text),
             "path": path,
             "sha": _sha(text),
-            "size": len(text.encode()),
+            "size": len(text.encode() if isinstance(text, str) else text),
             "url": gh.repo_url(f"/contents/{path}"),
         },
         {},
@@ -390,5 +390,6 @@ def _single(
     return 201, _store_review_comment(gh, int(m.group("n")), body, b["commit_id"]), {}
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+def _sha(text: str | bytes) -> str:
+    raw = text.encode() if isinstance(text, str) else text
+    return hashlib.sha1(raw, usedforsecurity=False).hexdigest()

@@ -81,7 +81,8 @@ class FakeGitHub:
         """A path prefix such as ``/api/v3`` (GitHub Enterprise Server)."""
         self.pulls: dict[int, FakePull] = {}
         self.issues: dict[int, dict[str, Any]] = {}
-        self.trees: dict[str, dict[str, str]] = {}
+        self.trees: dict[str, dict[str, str | bytes]] = {}
+        """Commit sha -> path -> content (text, or bytes for a file in another encoding)."""
         self.permissions: dict[str, str] = {}
         self.identity: str | None = None
         """The login ``GET /user`` returns; None answers 403 like an installation token."""
@@ -307,6 +308,7 @@ def _scripted(gh: FakeGitHub, method: str, path: str) -> Reply | None:
     return None
 
 
-def b64(text: str) -> str:
-    """Base64 of UTF-8 text, as the contents API sends it."""
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+def b64(text: str | bytes) -> str:
+    """Base64 of UTF-8 text (or of raw bytes), as the contents API sends it."""
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    return base64.b64encode(raw).decode("ascii")

@@ -6,13 +6,16 @@ or a file name says can neither forge our hidden markers, nor open an HTML comme
 nor ping someone, nor add links or images, nor start a heading, quote or list, nor break
 the layout: it is put on one line (a newline in a path included), HTML-escaped, with ``@``
 defused by a zero-width space, brackets escaped, bare URLs defused and a leading block
-marker escaped. Pure functions; workflow commands have their own escaping
-(:mod:`pr_review.publish.workflow`).
+marker escaped. Anything the secret rules recognize (a token in a file name, a password a
+tool quoted) is masked as ``[REDACTED:kind]`` first, on every surface. Pure functions;
+workflow commands have their own escaping (:mod:`pr_review.publish.workflow`).
 """
 
 from __future__ import annotations
 
 import re
+
+from pr_review.verifiers.sanitize import mask_secrets
 
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
 _AUTOLINK = re.compile(r"(?i)(?<=[a-z])(://)|\b(www)(\.)")
@@ -21,13 +24,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u202a-\u202e\u2066-
 
 
 def clip(text: str, limit: int | None) -> str:
-    """Collapse whitespace to one line and shorten to ``limit`` characters with an ellipsis.
+    """Mask secrets, collapse whitespace to one line, shorten to ``limit`` chars with an ellipsis.
 
     The cut falls at the last sentence end, else the last word boundary, in the kept part
     (never mid-word, unless one word fills it all); trailing punctuation is dropped before
     the ellipsis, so nothing reads ``,…`` or ``..…``.
     """
-    line = " ".join(_CONTROL.sub(" ", text).split())
+    line = " ".join(_CONTROL.sub(" ", mask_secrets(text)).split())
     if limit is None or len(line) <= limit:
         return line
     room = max(limit - 1, 0)

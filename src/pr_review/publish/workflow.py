@@ -17,6 +17,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
 
+from pr_review.verifiers.sanitize import mask_secrets
+
 MAX_ANNOTATIONS_PER_TYPE = 10
 MAX_ANNOTATION_CHARS = 4096
 MAX_SUMMARY_BYTES = 1_000_000
@@ -43,8 +45,8 @@ class Annotation:
 
 
 def escape_data(text: str) -> str:
-    """Escape a command's message (toolkit ``escapeData``)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a command's message (toolkit ``escapeData``), recognizable secrets masked first."""
+    return mask_secrets(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -528,7 +528,7 @@ def _over_cap(unit: Unit, tokens: int, cost: float, settings: ReviewerSettings) 
 def files_not_reviewed(
     pack: EvidencePack, diff: Diff, *, reviewed: frozenset[str] | None
 ) -> tuple[str, ...]:
-    """Touched files no AI reviewer saw: outside the reviewed chunks, or without a patch.
+    """Touched files no AI reviewer saw: outside the reviewed chunks, without a patch, binary.
 
     ``reviewed`` None with an oversized pack means AI review was skipped for size: every file.
     """
@@ -539,7 +539,8 @@ def files_not_reviewed(
         if touched.path in listed:
             continue
         outside = reviewed is not None and touched.path not in reviewed
-        if skipped_for_size or outside or not touched.patch_available:
+        # A binary file's patch says only "Binary files differ": no model saw its content.
+        if skipped_for_size or outside or not touched.patch_available or touched.binary:
             out.append(touched.path)
     known = {t.path for t in pack.diff.touched_files}
     out += [

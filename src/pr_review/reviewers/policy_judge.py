@@ -27,6 +27,9 @@ from pr_review.schema.run import ReviewerRun, ReviewerStatus
 from pr_review.schema.verdicts import CheckVerdict, InstructionVerdict
 
 DEFAULT_TILE = ".pr-review"
+MAX_POLICY_FILE_BYTES = 64 * 1024
+"""A verifier file larger than this is refused by name, never sent (one instruction and a
+short checklist fit in a few KiB)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,15 @@ def load_policies(texts: Mapping[str, str]) -> LoadedPolicies:
     files: list[tuple[str, PolicyFile]] = []
     problems: list[tuple[str, str]] = []
     for name in sorted(texts):
+        size = len(texts[name].encode("utf-8"))
+        if size > MAX_POLICY_FILE_BYTES:
+            cap = MAX_POLICY_FILE_BYTES // 1024
+            problem = (
+                f"{size // 1024} KiB is over the {cap} KiB cap for a verifier file (each is "
+                "sent to the model whole); split it into smaller files of one instruction each"
+            )
+            problems.append((name, problem))
+            continue
         try:
             files.append((name, PolicyFile.model_validate_json(texts[name])))
         except ValidationError as exc:

@@ -29,7 +29,7 @@ from urllib.parse import quote, quote_plus
 
 from pr_review.schema.pack import EvidencePack
 from pr_review.sources.diff import Diff
-from pr_review.verifiers.secret_patterns import find_redactable
+from pr_review.verifiers.secret_patterns import find_redactable, is_placeholder
 
 # Keep the name of an assignment and hide its value: `token = "..."` -> `token = [REDACTED..]`.
 _ASSIGNMENT = re.compile(r"^(\s*[^=:\s][^=:]{0,80}?(?:=|:)\s*)(\S.*)$")
@@ -166,14 +166,17 @@ def _forms(value: str) -> tuple[str, ...]:
 
 
 def build_redactor(pack: EvidencePack, diff: Diff) -> Redactor:
-    """A redactor primed with the secrets verifier's findings and the diff's pattern matches."""
+    """A redactor primed with the secrets verifier's findings and the diff's pattern matches.
+
+    A flagged line whose value is a placeholder (``changeme``, ``<token>``, ``${VAR}``) is
+    not a secret: the model sees it as written."""
     redactor = Redactor()
     for run in pack.verification.verifiers:
         if "secret" not in run.name.lower():
             continue
         for finding in run.findings:
             value = _value_on_line(diff, finding.file, finding.line)
-            if value:
+            if value and not is_placeholder(value):
                 redactor.add(value, finding.rule_id or "secret")
     redactor.redact(diff.raw)
     return redactor

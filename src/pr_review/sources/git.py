@@ -18,6 +18,7 @@ from pr_review.errors import SourceError
 from pr_review.process import ProcessResult
 from pr_review.sources.diff import Diff, FileStatus, parse_diff
 from pr_review.sources.model import Commit, PullRequest
+from pr_review.sources.text import decode_blob
 from pr_review.sources.trailers import parse_trailers
 
 Runner = Callable[..., ProcessResult]
@@ -173,7 +174,14 @@ def _subject(message: str) -> str:
 def _check_repository(repo: Path, run: Runner) -> None:
     if not repo.is_dir():
         raise SourceError(f"{repo} is not a directory: pass --repo pointing at a git checkout")
-    if not git(repo, "rev-parse", "--git-dir", run=run).ok:
+    checked = git(repo, "rev-parse", "--git-dir", run=run)
+    if not checked.ok and "dubious ownership" in checked.error_text():
+        raise SourceError(
+            f"git refuses to read {repo}: it is owned by another user (\"dubious ownership\"). "
+            f"If you trust it, run `git config --global --add safe.directory {repo.resolve()}` "
+            "(in a container job, add that step before pr-review)"
+        )
+    if not checked.ok:
         raise SourceError(
             f"{repo} is not a git repository: pass --repo pointing at a git checkout "
             "(a directory with a .git), or run `git init` there first"
@@ -187,6 +195,12 @@ def _resolve(repo: Path, ref: str, run: Runner) -> str:
     )
     sha = result.text().strip()
     if not result.ok or not _is_sha(sha):
+        kind = git(repo, "cat-file", "-t", "--end-of-options", ref, run=run)
+        if kind.ok and kind.text().strip() in ("blob", "tree"):
+            raise SourceError(
+                f"{ref!r} names a {kind.text().strip()} (a file's or a directory's content), "
+                "not a commit: pass a branch, a tag or a commit sha (`git log --oneline`)"
+            )
         raise SourceError(
             f"unknown git ref {ref!r} in {repo}: check the name (`git branch -a`, `git tag`) "
             f"or fetch it first (`git fetch origin {ref}`)"
@@ -198,6 +212,12 @@ def _merge_base(repo: Path, refs: tuple[str, str], shas: tuple[str, str], run: R
     base, head = refs
     result = git(repo, "merge-base", *shas, run=run)
     sha = result.text().strip()
+    if result.returncode == 1 and not sha and _is_shallow(repo, run):
+        raise SourceError(
+            f"{repo} is a shallow clone, so the history joining {base!r} and {head!r} is "
+            "missing: run `git fetch --unshallow` (in a workflow, give actions/checkout "
+            "`fetch-depth: 0`)"
+        )
     if result.returncode == 1 and not sha:
         raise SourceError(
             f"{base!r} and {head!r} have no common ancestor (unrelated histories): "
@@ -206,6 +226,11 @@ def _merge_base(repo: Path, refs: tuple[str, str], shas: tuple[str, str], run: R
     if not result.ok or not _is_sha(sha):
         raise SourceError(f"{result.describe()}: cannot find where {head!r} left {base!r}")
     return sha
+
+
+def _is_shallow(repo: Path, run: Runner) -> bool:
+    result = git(repo, "rev-parse", "--is-shallow-repository", run=run)
+    return result.ok and result.text().strip() == "true"
 
 
 def _head_commit(repo: Path, head_sha: str, run: Runner) -> Commit:
@@ -293,7 +318,7 @@ def _batch_texts(out: bytes, names: list[str]) -> dict[str, str | None]:
         pos = eol + 1
         if len(header) == 3 and header[1] == b"blob" and header[2].isdigit():
             size = int(header[2])
-            texts[name] = out[pos : pos + size].decode("utf-8", errors="replace")
+            texts[name] = decode_blob(out[pos : pos + size])
             pos += size + 1
         else:  # "<name> missing" or "ambiguous": no content follows
             texts[name] = None

@@ -22,8 +22,9 @@ from urllib.parse import quote
 from github import Auth, Github, GithubException, GithubRetry
 from pydantic import BaseModel, ValidationError
 
-from pr_review.errors import GitHubError
+from pr_review.errors import GitHubError, GitHubUnreachable
 from pr_review.sources import github_models as gm
+from pr_review.sources.text import decode_blob
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -124,7 +125,7 @@ class GitHubApi:
         except GithubException as exc:
             raise GitHubError(_describe(verb, url, exc), status=exc.status) from exc
         except Exception as exc:  # requests/urllib3 errors after retries are exhausted
-            raise GitHubError(
+            raise GitHubUnreachable(
                 f"cannot reach the GitHub API at {self._api_url} ({verb} {url}: "
                 f"{type(exc).__name__}): check GITHUB_API_URL (unset for github.com; "
                 "https://HOST/api/v3 for GitHub Enterprise Server) and the runner's network."
@@ -177,9 +178,15 @@ class GitHubApi:
     # -- repository and pull request ---------------------------------------------------------
 
     def identity(self) -> str | None:
-        """The login behind the token, or None when GitHub will not say (installation tokens)."""
+        """The login behind the token, or None when GitHub will not say (installation tokens).
+
+        An API that does not answer at all is an error here already: waiting for the next
+        request to time out too would double the time to the message.
+        """
         try:
             return self.get("/user", gm.User).login
+        except GitHubUnreachable:
+            raise
         except GitHubError:
             return None
 
@@ -261,7 +268,7 @@ class GitHubApi:
         if content.type != "file":
             return None
         if content.encoding == "base64" and content.content is not None:
-            return base64.b64decode(content.content).decode("utf-8", errors="replace")
+            return decode_blob(base64.b64decode(content.content))
         if content.sha:  # files over 1 MB come without content: read the blob
             return self._blob_text(content.sha)
         return None
@@ -270,7 +277,7 @@ class GitHubApi:
         _, data = self.request("GET", f"{self._repo}/git/blobs/{sha}")
         if isinstance(data, dict) and data.get("encoding") == "base64":
             raw = base64.b64decode(str(data.get("content", "")))
-            return raw.decode("utf-8", errors="replace")
+            return decode_blob(raw)
         return None
 
     # -- conversation -------------------------------------------------------------------------

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from posixpath import dirname
 
 from pr_review import __version__
-from pr_review.config import Config, parse_config
+from pr_review.config import CONFIG_RELPATH, Config, parse_config
+from pr_review.errors import ConfigError
 from pr_review.sources.github import GitHubApi
 
 VERIFIERS_DIR = ".pr-review/verifiers/"
+DEFAULT_CONFIG_PATH = CONFIG_RELPATH.as_posix()
 
 
 @dataclass(frozen=True)
@@ -31,9 +33,20 @@ class BaseConfig:
 
 
 def load_base_config(api: GitHubApi, base_sha: str, config_path: str) -> BaseConfig:
-    """Read and validate the base commit's configuration (a missing file means defaults)."""
+    """Read and validate the base commit's configuration.
+
+    A missing file at the default path means defaults (a repository without configuration);
+    a ``config_path`` input naming a file the base commit does not have is an error, since
+    silently using defaults would review with a weaker configuration than asked for.
+    """
     text = api.file_text(config_path, base_sha)
     where = f"{config_path}@{base_sha[:12]}"
+    if text is None and config_path.strip("/") != DEFAULT_CONFIG_PATH:
+        raise ConfigError(
+            f"input `config_path` is {config_path!r}, but the base commit {base_sha[:12]} has "
+            "no such file: fix the path (it is relative to the repository root) or commit the "
+            f"file to the base branch; leave the input unset for {DEFAULT_CONFIG_PATH}"
+        )
     config = parse_config(text, source=where) if text is not None else Config()
     verifiers_dir = _verifiers_dir(config_path)
     paths, _ = api.tree_paths(base_sha)

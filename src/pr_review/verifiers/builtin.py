@@ -34,6 +34,7 @@ from pr_review.verifiers.rule_catalog import (
     RUFF_DEFAULT_SELECT,
 )
 from pr_review.verifiers.sides import Side, run_tool
+from pr_review.verifiers.stage import has_text
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -53,8 +54,9 @@ def two_sided(
 ) -> Outcome:
     """Run a tool on the head files, then on the base files, and parse both."""
     head_files = python_files(ctx.head_files)
+    unchecked = unchecked_note(ctx, head_files)
     if not head_files:
-        return Skipped("no Python files touched")
+        return Skipped(unchecked or "no Python files touched")
     prefix = ctx.locate(module, tool)
     if prefix is None:
         return Skipped(f"{tool} is not installed (neither `python -m {module}` nor on PATH)")
@@ -71,7 +73,23 @@ def two_sided(
             return _with_files(outcome, head_files)
         results.append(outcome)
     base = results[1] if len(results) > 1 else ()
-    return Checked(results[0], base, head_files)
+    return Checked(results[0], base, head_files, note=unchecked)
+
+
+def unchecked_note(ctx: Context, written: Sequence[str]) -> str | None:
+    """Which touched Python files the tool is not given, and why (never a silent skip)."""
+    touched = python_files([f.path for f in ctx.pr.diff.files if has_text(f)])
+    missing = [p for p in touched if p not in set(written)]
+    if not missing:
+        return None
+    odd = [p for p in missing if "\n" in p or "\\" in p or "\r" in p]
+    why = (
+        "names holding a newline or backslash cannot be handed to the tool safely"
+        if len(odd) == len(missing)
+        else "their names cannot be written safely or their content could not be read"
+    )
+    names = ", ".join(repr(p) for p in missing[:10]) + (" …" if len(missing) > 10 else "")
+    return f"{len(missing)} touched Python file(s) not checked ({why}): {names}"
 
 
 def _bind(prefix: tuple[str, ...], argv_for: ArgvFor, side: Side) -> Callable[[Path], list[str]]:

@@ -4,7 +4,8 @@ Verifier output is the strongest evidence a finding can have (``verifier_output`
 finding carries its tool (``origin``), rule id, category, and a fingerprint that survives
 line shifts: sha256 over the file, the cited lines' content (whitespace-normalized) and the
 rule, never the line number. Secret findings never carry the line's text (it holds the
-secret): their ``hunk`` is None.
+secret): their ``hunk`` is None; any other finding's cited code has every recognizable secret
+masked (a bandit B105 line holds the password it flags).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pr_review.schema.pack import Verification, VerifierFinding, VerifierRun
 from pr_review.sources.diff import Diff
 from pr_review.verifiers.model import Category
 from pr_review.verifiers.rule_catalog import rule_text, title_for
+from pr_review.verifiers.sanitize import mask_secrets
 
 _BUILTIN_CATEGORY = {
     "ruff": Category.LINT,
@@ -137,7 +139,7 @@ def _candidate(run: VerifierRun, finding: VerifierFinding, diff: Diff) -> Candid
         file=finding.file,
         line_start=finding.line,
         line_end=finding.end_line or finding.line,
-        hunk=None if category is Category.SECRETS else cited,
+        hunk=None if category is Category.SECRETS or cited is None else mask_secrets(cited),
         why_it_matters=why,
         evidence=Evidence(
             type=EvidenceType.VERIFIER_OUTPUT,

@@ -24,8 +24,17 @@ _CLAIMED_VALUE = re.compile(
 
 def sanitize_message(message: str) -> str:
     """``message`` with every quoted flagged value and every recognizable secret removed."""
-    message = _CLAIMED_VALUE.sub(lambda m: m.group(1) + WITHHELD, message)
-    matches = find_redactable(message)
-    for match in reversed(matches):
-        message = message[: match.start] + f"[REDACTED:{match.kind}]" + message[match.end :]
-    return message
+    return mask_secrets(_CLAIMED_VALUE.sub(lambda m: m.group(1) + WITHHELD, message))
+
+
+def mask_secrets(text: str) -> str:
+    """``text`` with every span the secret rules recognize replaced by ``[REDACTED:kind]``.
+
+    Used for code a finding cites (a flagged line holds the value) and for every text a
+    published surface shows; lines are kept (a multi-line key becomes one placeholder per line).
+    """
+    for match in reversed(find_redactable(text)):
+        span = text[match.start : match.end]
+        placeholder = "\n".join(f"[REDACTED:{match.kind}]" for _ in span.split("\n"))
+        text = text[: match.start] + placeholder + text[match.end :]
+    return text

@@ -125,6 +125,54 @@ RULES: tuple[SecretRule, ...] = (
         ("pypi-upload",),
     ),
     _rule(
+        "gitlab_token",
+        r"\bgl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,64}\b",
+        ("glpat-" + "x7Kq2Lm9Np4Rs8Tv1Wz0",),
+        ("glpat-short", "gl-pattern"),
+    ),
+    _rule(
+        "slack_webhook",
+        r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}",
+        ("https://hooks.slack.com/services/" + "T0123ABCD/B0123ABCD/" + "a1B2c3D4e5F6g7H8",),
+        ("https://hooks.slack.com/services/", "https://api.slack.com/services/abc"),
+    ),
+    _rule(
+        "mailgun_api_key",
+        r"\bkey-[0-9a-f]{32}\b",
+        ("key-" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0",),
+        ("key-value-store", "key-" + "0123"),
+    ),
+    _rule(
+        "shopify_token",
+        r"\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b",
+        ("shpat_" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0",),
+        ("shpat_short", "shipat_0f1e"),
+    ),
+    _rule(
+        "vault_token",
+        r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}",
+        ("hvs." + "CAESI" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6",),
+        ("hvs.short", "this.hvs.value"),
+    ),
+    _rule(
+        "digitalocean_token",
+        r"\bdo[opr]_v1_[0-9a-f]{64}\b",
+        ("dop_v1_" + "0f1e2d3c4b5a6978" * 4,),
+        ("dop_v1_short",),
+    ),
+    _rule(
+        "age_secret_key",
+        r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b",
+        ("AGE-SECRET-KEY-1" + ("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" * 2)[:58],),
+        ("AGE-SECRET-KEY-1SHORT",),
+    ),
+    _rule(
+        "telegram_bot_token",
+        r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b",
+        ("123456789:AA" + "Hx7Kq2Lm9Np4Rs8Tv1Wz0a1B2c3D4e5F6",),
+        ("12:30:AAA", "123456789:AAshort"),
+    ),
+    _rule(
         "url_credentials",
         r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{1,64}:[^\s@/'\"]{3,128}@[^\s/'\"]+",
         ("postgres://admin:s3cr3tP4ss@db.internal:5432/app",),
@@ -210,6 +258,25 @@ def find_redactable(text: str) -> list[SecretMatch]:
             elif not is_placeholder(m.group("value")):
                 found.append(SecretMatch(rule.kind, m.start("value"), m.end("value")))
     return _merged(found)
+
+
+DETECTED_REDACTION_KINDS = frozenset(
+    {"twilio_api_key", "authorization_header", "curl_user_password", "azure_storage_key"}
+)
+"""Boundary rules whose matches are reported as findings too. ``keyword_secret`` is not:
+detect-secrets' keyword detector reports those lines, with its placeholder and sample
+handling, and the broad rule would only add noise to what a reviewer reads."""
+
+
+def find_detectable(text: str) -> list[SecretMatch]:
+    """Every secret the secrets verifier reports: the high-confidence rules, then the
+    value-capturing boundary rules of :data:`DETECTED_REDACTION_KINDS` (placeholders skipped)."""
+    return _merged(
+        [
+            *find_secrets(text),
+            *(m for m in find_redactable(text) if m.kind in DETECTED_REDACTION_KINDS),
+        ]
+    )
 
 
 def find_secrets(text: str) -> list[SecretMatch]:

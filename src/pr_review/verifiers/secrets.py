@@ -1,6 +1,8 @@
 """Secrets: detect-secrets plus our own high-confidence patterns, over the lines the PR added.
 
-Every touched text file is scanned, whatever its language (``.env``, YAML, JSON, JS ...).
+Every touched text file is scanned, whatever its language (``.env``, YAML, JSON, JS ...);
+files git calls binary are read too, and those that decode as text by their byte-order mark
+(UTF-16) are scanned by our patterns.
 detect-secrets reads whole files (its keyword detectors need the surrounding syntax) and
 only hits on added lines are kept; :func:`find_secrets` adds the providers detect-secrets has
 no detector for. Findings name the kind of secret and the line, never the value.
@@ -29,7 +31,7 @@ from pr_review.verifiers.model import (
     TimedOut,
 )
 from pr_review.verifiers.parsers import OutputError, parse_detect_secrets
-from pr_review.verifiers.secret_patterns import find_secrets
+from pr_review.verifiers.secret_patterns import find_detectable
 from pr_review.verifiers.workspace import write_file
 
 HEURISTIC_DETECTORS = frozenset(
@@ -67,9 +69,10 @@ class Secrets:
     def check(self, ctx: Context, deadline: Deadline) -> Outcome:
         """Scan the added lines of every touched text file."""
         files = [f for f in ctx.pr.diff.files if scannable(f)]
-        if not files:
+        encoded = [f.path for f in ctx.pr.diff.files if _maybe_encoded(f)]
+        if not files and not encoded:
             return Skipped("no text files with added lines")
-        paths = tuple(f.path for f in files)
+        paths = tuple(f.path for f in files) + tuple(encoded)
         hits: dict[tuple[str, int], set[str]] = defaultdict(set)
         ours: dict[tuple[str, int], set[str]] = defaultdict(set)
         added: dict[tuple[str, int], str] = {}
@@ -77,12 +80,24 @@ class Secrets:
             for hunk in f.hunks:
                 for line, text in hunk.added:
                     added[(f.path, line)] = text
-                    for match in find_secrets(text):
+                    for match in find_detectable(text):
                         ours[(f.path, line)].add(match.kind)
+        for path, line, text in _decoded_lines(ctx):
+            added[(path, line)] = text
+            for match in find_detectable(text):
+                ours[(path, line)].add(match.kind)
         outcome = self._detect_secrets(ctx, deadline, files)
         if isinstance(outcome, TimedOut):
             return TimedOut(outcome.reason, paths)
         note = outcome.reason if isinstance(outcome, Skipped) else None
+        large = _too_large(ctx, files)
+        if large and not isinstance(outcome, Skipped):
+            note = (
+                f"{len(large)} file(s) over {MAX_SCAN_CHARS:,} characters were not fully "
+                f"analysed (detect-secrets skipped them; the built-in patterns ran): "
+                + ", ".join(large[:10])
+                + (" …" if len(large) > 10 else "")
+            )
         for path, line, detector in outcome if isinstance(outcome, tuple) else ():
             hits[(path, line)].add(detector)
         findings = tuple(
@@ -95,7 +110,10 @@ class Secrets:
             )
             for path, line in sorted(set(hits) | set(ours))
         )
-        return Checked(findings, None, paths, note=note)
+        # Every finding is already on a line new in the head (an added line, or a decoded
+        # line absent from the base), so the base side has nothing left to subtract: an empty
+        # base keeps the decoded files' findings, which the diff shows no lines for.
+        return Checked(findings, (), paths, note=note)
 
     def _detect_secrets(
         self, ctx: Context, deadline: Deadline, files: list[FileDiff]
@@ -120,6 +138,40 @@ class Secrets:
             return Skipped(f"{exc} ({result.describe()}); only the built-in patterns ran")
         added = {f.path: frozenset(f.added_line_numbers) for f in files}
         return tuple(hit for hit in found if hit[1] in added.get(hit[0], ()))
+
+
+def _maybe_encoded(f: FileDiff) -> bool:
+    """A file git shows as binary that may be text in UTF-16/32 (read to find out)."""
+    return f.binary and not f.submodule and f.status is not FileStatus.DELETED
+
+
+def _decoded_lines(ctx: Context) -> list[tuple[str, int, str]]:
+    """(path, line, text) of the head-side lines of files git called binary but that decode
+    as text by their byte-order mark (UTF-16 saved by Windows editors): every line of a new
+    file, the lines not in the base version of a changed one. Our patterns scan these."""
+    out: list[tuple[str, int, str]] = []
+    for f in ctx.pr.diff.files:
+        if not _maybe_encoded(f):
+            continue
+        text = ctx.pr.head_tree.read(f.path)
+        if text is None or len(text) > MAX_SCAN_CHARS or "\x00" in text or "\ufffd" in text:
+            continue  # a real binary (or too large to scan here)
+        before = None
+        if f.status is not FileStatus.ADDED:
+            before = ctx.pr.base_tree.read(f.old_path or f.path)
+        old = set((before or "").splitlines())
+        out += [
+            (f.path, number, line)
+            for number, line in enumerate(text.splitlines(), start=1)
+            if line not in old
+        ]
+    return out
+
+
+def _too_large(ctx: Context, files: list[FileDiff]) -> list[str]:
+    """The files detect-secrets is not given (over :data:`MAX_SCAN_CHARS`)."""
+    sizes = {f.path: len(ctx.pr.head_tree.read(f.path) or "") for f in files}
+    return [path for path, size in sizes.items() if size > MAX_SCAN_CHARS]
 
 
 def _write_scannable(ctx: Context, root: Path, files: list[FileDiff]) -> list[str]:
