@@ -101,3 +101,27 @@ def test_placeholders_are_not_secrets(value: str) -> None:
 )
 def test_breadth(text: str, kind: str) -> None:
     assert [m.kind for m in find_redactable(text)] == [kind]
+
+
+def test_values_only_the_run_found_are_redacted_in_every_later_request_of_the_gateway() -> None:
+    """A high-entropy value that only detect-secrets flagged (no pattern rule knows it) is
+    registered by the run; the tie-break's request, built elsewhere, leaves without it."""
+    found_by_scanner = "q7Rz" + "Lm2Xv9Tk4Wp8"
+    run = Redactor()
+    run.add(f'"{found_by_scanner}"', "Base64 High Entropy String")
+    assert find_redactable(f"x = {found_by_scanner}") == []  # no pattern rule knows it
+    request = ModelRequest(
+        purpose="synthesis",
+        model="claude-haiku-4-5",
+        system="compare pairs",
+        prompt=json.dumps({"title": f"Hard-coded value '{found_by_scanner}' in config"}),
+    )
+    with (
+        anthropic_server(Script(lambda r: tool_reply(r, {"value": 1}))) as server,
+        AnthropicGateway("k", base_url=server.base_url, max_retries=0, timeout=10) as gateway,
+    ):
+        gateway.learn_secrets(run)
+        gateway.complete(request, Answer)
+    (sent,) = server.messages_requests
+    assert _leaks(sent.body, (found_by_scanner,)) == []
+    assert "[REDACTED:base64_high_entropy_string#1]" in sent.text

@@ -107,6 +107,11 @@ class AnthropicGateway:
         self._prices = dict(prices) if prices is not None else dict(DEFAULT_PRICES)
         self._clock = clock
 
+    def learn_secrets(self, redactor: Redactor) -> None:
+        """Redact, in every later request, the values a run found (the secrets verifier's
+        findings included, which the pattern rules alone may not recognize)."""
+        self._redactor.absorb(redactor)
+
     def close(self) -> None:
         """Close the SDK's connection pool."""
         self._client.close()

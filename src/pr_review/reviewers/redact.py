@@ -79,6 +79,23 @@ class Redactor:
             self._values.setdefault(form, redaction)
         return placeholder
 
+    def absorb(self, other: Redactor) -> None:
+        """Know every value ``other`` knows too (a run's registry given to a longer-lived
+        boundary); values known already keep their placeholders."""
+        with other._lock:
+            theirs = dict(other._values)
+        with self._lock:
+            mine: dict[Redaction, Redaction] = {}  # one placeholder per value, every form
+            for form, redaction in theirs.items():
+                if form not in self._values:
+                    if redaction not in mine:
+                        mine[redaction] = self._fresh(redaction.kind)
+                    self._values[form] = mine[redaction]
+
+    def _fresh(self, kind: str) -> Redaction:
+        self._counts[kind] = self._counts.get(kind, 0) + 1
+        return Redaction(kind=kind, placeholder=f"[REDACTED:{kind}#{self._counts[kind]}]")
+
     def learn(self, text: str) -> None:
         """Register every pattern match in ``text`` (without replacing anything)."""
         with self._lock:

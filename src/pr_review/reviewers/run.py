@@ -109,6 +109,11 @@ def run_reviewers(
     env = collaborators or Collaborators()
     policies = load_policies(policy_files or {})
     redactor = build_redactor(pack, diff)
+    # The gateway redacts every request as a whole, for every purpose (the synthesis
+    # tie-break included): it must know the values this run found too.
+    learn = getattr(model, "learn_secrets", None)
+    if callable(learn):
+        learn(redactor)
     index = AnchorIndex.from_diff(diff)
     hits = detect_injections(pack, diff, redactor.redact)
     bad_files = tuple(invalid_file_run(name, problem) for name, problem in policies.problems)
