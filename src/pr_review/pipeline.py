@@ -22,7 +22,6 @@ from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
-from pr_review.reviewers.gateway import build_gateway, missing_credentials
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.run import run_reviewers
 from pr_review.schema.enums import TrustMode
@@ -100,6 +99,9 @@ def model_from_env(
     config: Config, env: Mapping[str, str]
 ) -> tuple[StructuredModel | None, str | None]:
     """The model gateway from the environment, or None and the reason it is missing."""
+    # Imported here: the gateway loads the anthropic SDK, which building a pack never needs.
+    from pr_review.reviewers.gateway import build_gateway, missing_credentials  # noqa: PLC0415
+
     gateway = build_gateway(config.reviewers, env)
     if gateway is None:
         missing = missing_credentials(config.reviewers, env) or "no model credentials"
@@ -140,6 +142,7 @@ def run_review(
     )
     if incremental.note:
         progress(incremental.note)
+    progress("running the reviewers")
     reviewed = run_reviewers(
         pack,
         pr.diff,
@@ -187,6 +190,7 @@ def run_review(
     memory = build_memory(
         pr.head_sha, digest, findings, base_sha=pr.base_sha, carried=remembered
     )
+    progress("rendering the packet")
     packet_input = PacketInput(
         pack=pack,
         findings=findings,

@@ -127,7 +127,8 @@ def test_progress_reports_each_verifier() -> None:
     seen: list[str] = []
     settings = VerifierSettings.model_validate({"builtin": {"bandit": False, "ruff": False}})
     run_verifiers(memory_pr(), settings, trust_mode=TrustMode.TRUSTED, progress=seen.append)
-    assert sorted(seen) == ["verifier mypy: skipped", "verifier secrets: pass"]
+    assert seen[:2] == ["staging the files for the verifiers", "running the verifier tools"]
+    assert sorted(seen[2:]) == ["verifier mypy: skipped", "verifier secrets: pass"]
 
 
 def test_custom_names_must_be_unique() -> None:

@@ -82,7 +82,9 @@ def run_verifiers(
         return Verification(trust_mode=trust_mode)
     parent_env = dict(os.environ if environ is None else environ)
     config_tree = pr.base_tree if settings.tool_config is ToolConfigSource.BASE else pr.head_tree
+    report = progress or _quiet
     with tempfile.TemporaryDirectory(prefix="pr-review-verifiers-", dir=tmp_root) as tmp:
+        report("staging the files for the verifiers")
         workspace = Workspace(Path(tmp))
         wants_checkout = trust_mode is TrustMode.TRUSTED and bool(settings.custom)
         staged = materialize_pr(pr, workspace, config_tree, full_checkout=wants_checkout)
@@ -101,8 +103,13 @@ def run_verifiers(
             config_tree=config_tree,
         )
         verifiers = select_verifiers(settings, checkout_ready=staged.checkout_ready)
+        report("running the verifier tools")
         runs = _run_all(verifiers, ctx, staged, clock=clock, progress=progress)
     return Verification(verifiers=runs, summary=summarize(runs), trust_mode=trust_mode)
+
+
+def _quiet(_: str) -> None:
+    """Progress sink that drops messages."""
 
 
 def _run_all(
