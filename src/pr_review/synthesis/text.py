@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 _WORD = re.compile(r"[a-z0-9_]+(?:\(\))?")
 
@@ -324,6 +325,7 @@ _COMPILED = tuple((c.term, tuple(re.compile(p) for p in c.patterns)) for c in CO
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """Strip one common English suffix from a plain word (identifiers are kept whole)."""
     if "_" in word or word.endswith("()") or any(ch.isdigit() for ch in word):
@@ -346,8 +348,12 @@ def concepts(text: str) -> frozenset[str]:
     return frozenset(term for term, pats in _COMPILED if any(p.search(low) for p in pats))
 
 
+@lru_cache(maxsize=4096)
 def terms(text: str) -> frozenset[str]:
-    """Normalized terms of a text: stemmed content words, identifiers and concepts."""
+    """Normalized terms of a text: stemmed content words, identifiers and concepts.
+
+    Cached: verifier findings repeat their titles and explanations by the thousand.
+    """
     low = text.lower()
     words = {stem(w) for w in _WORD.findall(low) if w not in STOPWORDS and len(w) > 1}
     return frozenset(words - STOPWORDS) | concepts(low)
