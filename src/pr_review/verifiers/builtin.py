@@ -38,6 +38,11 @@ from pr_review.verifiers.sides import Side, run_tool
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
+MAX_TOOL_BYTES = 2_000_000
+"""Larger Python files (generated data, vendored bundles) are not given to the tools: parsing
+a 10 MB one-line module takes ruff and bandit hundreds of MB. They are named in the run's
+reason; the secrets verifier and the evidence scan still read their added lines."""
+
 
 def python_files(paths: Sequence[str]) -> tuple[str, ...]:
     """The Python sources among ``paths``."""
@@ -67,9 +72,9 @@ def two_sided(
     added lines, and files without such findings, never look at base. Scoping gives the same
     result as with every base file checked, for a fraction of the base run.
     """
-    head_files = python_files(ctx.head_files)
+    head_files, too_big = _within_budget(ctx.workspace.head, python_files(ctx.head_files))
     if not head_files:
-        return Skipped("no Python files touched")
+        return Skipped(_too_big_note(too_big) if too_big else "no Python files touched")
     prefix = ctx.locate(module, tool)
     if prefix is None:
         return Skipped(f"{tool} is not installed (neither `python -m {module}` nor on PATH)")
@@ -84,8 +89,9 @@ def two_sided(
     if per_file:
         wanted = base_files_needed(ctx.scope, head)
         base_files = tuple(p for p in base_files if p in wanted)
+    note = _too_big_note(too_big) if too_big else None
     if not base_files:
-        return Checked(head, (), head_files)
+        return Checked(head, (), head_files, note=note)
     base_side = Side(ctx.workspace.base, base_files, "base")
     base = run_tool(
         ctx, deadline, tool, side=base_side, argv_for=_bind(prefix, argv_for, base_side),
@@ -93,7 +99,25 @@ def two_sided(
     )  # fmt: skip
     if not isinstance(base, tuple):
         return _with_files(base, head_files)
-    return Checked(head, base, head_files)
+    return Checked(head, base, head_files, note=note)
+
+
+def _within_budget(root: Path, files: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``files`` split into those the tools read and those over :data:`MAX_TOOL_BYTES`."""
+    kept: list[str] = []
+    big: list[str] = []
+    for path in files:
+        try:
+            size = (root / path).stat().st_size
+        except OSError:
+            size = 0
+        (big if size > MAX_TOOL_BYTES else kept).append(path)
+    return tuple(kept), tuple(big)
+
+
+def _too_big_note(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    return f"not checked, over {MAX_TOOL_BYTES // 1_000_000} MB: {shown}"
 
 
 def base_files_needed(scope: DiffScope, head: Sequence[RawFinding]) -> frozenset[str]:
