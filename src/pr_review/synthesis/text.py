@@ -321,7 +321,11 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
 )
 
-_COMPILED = tuple((c.term, tuple(re.compile(p) for p in c.patterns)) for c in CONCEPTS)
+# One alternation per concept (a search for ``a|b`` succeeds exactly when one of ``a``, ``b``
+# matches somewhere), and one over every concept to skip texts that mention none: the same
+# answers as searching each pattern, with a fraction of the passes over the text.
+_COMPILED = tuple((c.term, re.compile("|".join(f"(?:{p})" for p in c.patterns))) for c in CONCEPTS)
+_ANY_CONCEPT = re.compile("|".join(f"(?:{p})" for c in CONCEPTS for p in c.patterns))
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 
 
@@ -345,7 +349,9 @@ def stem(word: str) -> str:
 def concepts(text: str) -> frozenset[str]:
     """The concept terms a text mentions."""
     low = text.lower()
-    return frozenset(term for term, pats in _COMPILED if any(p.search(low) for p in pats))
+    if _ANY_CONCEPT.search(low) is None:
+        return frozenset()
+    return frozenset(term for term, pattern in _COMPILED if pattern.search(low))
 
 
 @lru_cache(maxsize=4096)
