@@ -62,3 +62,17 @@ def test_pack_does_not_import_the_model_sdk() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == ""
+
+
+def test_review_without_credentials_does_not_import_the_model_sdk() -> None:
+    code = (
+        "import sys\n"
+        "from pr_review.config import Config\n"
+        "from pr_review.pipeline import model_from_env\n"
+        "model, why = model_from_env(Config(), {})\n"
+        "print(model, why, 'anthropic' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == ("None no ANTHROPIC_API_KEY: AI reviewers did not run False")

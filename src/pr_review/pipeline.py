@@ -22,6 +22,7 @@ from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
+from pr_review.reviewers.credentials import missing_credentials
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.run import run_reviewers
 from pr_review.schema.enums import TrustMode
@@ -99,13 +100,15 @@ def model_from_env(
     config: Config, env: Mapping[str, str]
 ) -> tuple[StructuredModel | None, str | None]:
     """The model gateway from the environment, or None and the reason it is missing."""
-    # Imported here: the gateway loads the anthropic SDK, which building a pack never needs.
-    from pr_review.reviewers.gateway import build_gateway, missing_credentials  # noqa: PLC0415
+    missing = missing_credentials(config.reviewers, env)
+    if missing is not None:
+        return None, f"{missing}: AI reviewers did not run"
+    # Imported here: the gateway loads the anthropic SDK, which only a model review needs.
+    from pr_review.reviewers.gateway import build_gateway  # noqa: PLC0415
 
     gateway = build_gateway(config.reviewers, env)
     if gateway is None:
-        missing = missing_credentials(config.reviewers, env) or "no model credentials"
-        return None, f"{missing}: AI reviewers did not run"
+        return None, "no model credentials: AI reviewers did not run"
     return gateway, None
 
 
