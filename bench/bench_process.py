@@ -430,14 +430,14 @@ def one_line() -> bool:
                 "markdown",
             ]
             seconds, rss, _ = run_measured(argv, cwd=ROOT, env=base_env())
-            packet = json.loads((Path(tmp) / "evidence-pack.json").read_text(encoding="utf-8"))
+            pack = json.loads((Path(tmp) / "evidence-pack.json").read_text(encoding="utf-8"))
         mib = rss / 2**20
         met = mib < ONE_LINE_LIMIT_MB
         ok = ok and met
-        files = len(packet.get("diff", {}).get("files", []))
+        lane = pack.get("risk", {}).get("lane", "?")
         print(
             f"10 MB one-line {suffix} file, review (no key): {seconds:6.1f} s, peak "
-            f"{mib:5.0f} MiB (limit {ONE_LINE_LIMIT_MB} MB, {files} files in the pack) "
+            f"{mib:5.0f} MiB (limit {ONE_LINE_LIMIT_MB} MB, lane {lane}) "
             f"{'PASS' if met else 'FAIL'}"
         )
     return ok
