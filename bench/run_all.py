@@ -23,6 +23,8 @@ BENCHES = (
     "bench_martian.py",
     "bench_real.py",
     "bench_backtest.py",
+    "bench_findings.py",
+    "bench_process.py",
 )
 
 

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pr_review import __version__
+from pr_review import __version__, timings  # noqa: F401 - first: --timings counts from here
 from pr_review.cli_support import (
     EXIT_INTERRUPTED,
     EXIT_LANE,
@@ -201,6 +201,10 @@ def _add_local_pr_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--untrusted", action="store_true",
         help="treat the PR as untrusted: only static built-in verifiers run",
+    )
+    p.add_argument(
+        "--timings", action="store_true",
+        help="print where the time went, stage by stage (and each verifier), on stderr",
     )
 
 

@@ -7,10 +7,14 @@ Kept apart from :mod:`pr_review.cli` (the parser and the error boundary) and
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from pr_review.errors import UserError
+from pr_review.timings import StageTimings
+
+Progress = Callable[[str], None]
 
 EXIT_OK = 0
 EXIT_USER_ERROR = 1
@@ -22,6 +26,28 @@ EXIT_INTERRUPTED = 130
 def progress(message: str) -> None:
     """Progress of long work, on stderr so stdout stays the result."""
     print(f"pr-review: {message}", file=sys.stderr, flush=True)
+
+
+class PrintedTimings(StageTimings):
+    """Stage timings that print themselves on stderr (``--timings``)."""
+
+    def print(self) -> None:
+        """The ``pr-review: timing: ...`` lines, on stderr."""
+        for line in self.lines():
+            progress(line)
+
+
+def timed_progress(enabled: bool) -> tuple[Progress, PrintedTimings | None]:
+    """The progress sink of a command, and with ``--timings`` the recorder it feeds."""
+    if not enabled:
+        return progress, None
+    timings = PrintedTimings()
+
+    def report(message: str) -> None:
+        timings.mark(message)
+        progress(message)
+
+    return report, timings
 
 
 def write_text(text: str, out: Path | None, *, stdout: TextIO | None = None) -> None:

@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-from pr_review.cli_support import EXIT_LANE, progress, write_text
+from pr_review.cli_support import EXIT_LANE, Progress, progress, timed_progress, write_text
 from pr_review.config import Config, load_config
 from pr_review.errors import UserError
 from pr_review.review_inputs import config_for, policy_files_of
@@ -47,14 +47,12 @@ def read_body(args: argparse.Namespace) -> str:
     return str(args.body or "")
 
 
-def load_local_pr(args: argparse.Namespace) -> PullRequest:
+def load_local_pr(args: argparse.Namespace, progress: Progress = progress) -> PullRequest:
     """Read the PR named by ``--repo/--base/--head`` from local git."""
     from pr_review.sources.git import read_local_pr
 
     progress(f"reading {args.base}...{args.head} from {args.repo}")
-    return read_local_pr(
-        args.repo, args.base, args.head, title=args.title, body=read_body(args)
-    )
+    return read_local_pr(args.repo, args.base, args.head, title=args.title, body=read_body(args))
 
 
 def trust_mode_of(args: argparse.Namespace) -> TrustMode:
@@ -66,10 +64,15 @@ def cmd_pack(args: argparse.Namespace) -> int:
     """``pr-review pack``: the evidence pack as JSON."""
     from pr_review.pipeline import build_evidence
 
-    pr = load_local_pr(args)
+    report, timings = timed_progress(args.timings)
+    pr = load_local_pr(args, report)
     config = config_for(pr, args.config)
-    pack = build_evidence(pr, config, trust_mode=trust_mode_of(args), progress=progress)
+    pack = build_evidence(pr, config, trust_mode=trust_mode_of(args), progress=report)
+    report("writing the pack")
     write_text(pack.model_dump_json(indent=2) + "\n", args.out)
+    if timings is not None:
+        timings.verifiers(pack.verification)
+        timings.print()
     return 0
 
 
@@ -85,8 +88,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     )
     from pr_review.sources.git import GitHistory
 
+    report, timings = timed_progress(args.timings)
     previous = read_previous(args.previous) if args.previous is not None else None
-    pr = load_local_pr(args)
+    pr = load_local_pr(args, report)
     config = config_for(pr, args.config)
     model, skip_reason = model_from_env(config, os.environ)
     try:
@@ -100,13 +104,14 @@ def cmd_review(args: argparse.Namespace) -> int:
             previous=previous,
             history=GitHistory(args.repo) if previous is not None else None,
             force=args.force,
-            progress=progress,
+            progress=report,
         )
     finally:
         close_model(model)
     if args.out_dir is not None:
+        report("writing the outputs")
         write_outputs(outcome, args.out_dir)
-        progress(
+        report(
             "wrote evidence-pack.json, findings.json, verdicts.json, packet.md and "
             "review-state.json "
             f"to {args.out_dir}"
@@ -118,6 +123,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     else:
         color = sys.stdout.isatty() and not args.no_color and "NO_COLOR" not in os.environ
         sys.stdout.write(render_terminal(outcome.packet_input, color=color))
+    if timings is not None:
+        timings.verifiers(outcome.pack.verification)
+        timings.print()
     if args.fail_on_lane is not None and outcome.pack.risk.lane.at_least(Lane(args.fail_on_lane)):
         return EXIT_LANE
     return 0

@@ -24,7 +24,7 @@ from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
 from pr_review.packet.sarif import to_sarif
 from pr_review.reviewers.capped import CappedModel
-from pr_review.reviewers.gateway import build_gateway, missing_credentials
+from pr_review.reviewers.credentials import missing_credentials
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.run import run_reviewers
 from pr_review.schema.enums import TrustMode
@@ -108,10 +108,15 @@ def model_from_env(
     config: Config, env: Mapping[str, str]
 ) -> tuple[StructuredModel | None, str | None]:
     """The model gateway from the environment, or None and the reason it is missing."""
+    missing = missing_credentials(config.reviewers, env)
+    if missing is not None:
+        return None, f"{missing}: AI reviewers did not run"
+    # Imported here: the gateway loads the anthropic SDK, which only a model review needs.
+    from pr_review.reviewers.gateway import build_gateway  # noqa: PLC0415
+
     gateway = build_gateway(config.reviewers, env)
     if gateway is None:
-        missing = missing_credentials(config.reviewers, env) or "no model credentials"
-        return None, f"{missing}: AI reviewers did not run"
+        return None, "no model credentials: AI reviewers did not run"
     return gateway, None
 
 
@@ -148,6 +153,7 @@ def run_review(
     )
     if incremental.note:
         progress(incremental.note)
+    progress("running the reviewers")
     reviewed = run_reviewers(
         pack,
         pr.diff,
@@ -204,6 +210,7 @@ def run_review(
         carried=remembered,
         unreviewed=reviewed.unreviewed,
     )
+    progress("rendering the packet")
     packet_input = PacketInput(
         pack=pack,
         findings=findings,

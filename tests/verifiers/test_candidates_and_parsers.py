@@ -120,6 +120,28 @@ def test_ruff_paths_are_made_relative_and_pyflakes_is_an_error() -> None:
     assert e501.severity is VerifierSeverity.WARNING
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"code": "F401"}',
+        '["F401"]',
+        '[{"code": "F401", "filename": "a.py"}]',
+        '[{"code": 401, "message": "m", "filename": "a.py"}]',
+        '[{"code": "F401", "message": "m", "filename": "a.py", "location": {"row": "2"}}]',
+        '[{"code": "F401", "message": "m", "filename": "a.py", "location": 2}]',
+    ],
+)
+def test_ruff_output_of_the_wrong_shape_is_an_output_error(text: str) -> None:
+    with pytest.raises(OutputError, match="unexpected shape"):
+        parse_ruff(text, ROOT)
+
+
+def test_ruff_items_without_location_or_code_are_syntax_errors_without_a_line() -> None:
+    (item,) = parse_ruff('[{"code": null, "message": "bad", "filename": "a.py"}]', ROOT)
+    assert (item.rule_id, item.line, item.end_line) == ("syntax-error", None, None)
+    assert item.severity is VerifierSeverity.ERROR
+
+
 def test_mypy_notes_are_dropped() -> None:
     text = (
         '{"file": "a.py", "line": 3, "message": "bad", "code": "arg-type", "severity": "error"}\n'

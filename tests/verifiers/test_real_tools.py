@@ -283,3 +283,23 @@ def test_default_bandit_set_drops_asserts_and_test_passwords(unconfigured: Verif
     rules = {(f.file, f.rule_id) for f in bandit.findings}
     assert not {r for _, r in rules} & {"B101", "B110"}
     assert ("tests/test_noisy.py", "B105") not in rules
+
+
+def test_python_files_over_the_byte_budget_are_named_not_parsed(tmp_path: Path) -> None:
+    from pr_review.verifiers.builtin import MAX_TOOL_BYTES
+
+    item = "'abcdefghij', "
+    data = "DATA = [" + item * (MAX_TOOL_BYTES // len(item) + 1) + "]\n"
+    pr = make_pr(
+        tmp_path / "repo",
+        {"app/__init__.py": ""},
+        {"app/data.py": data, "app/small.py": "print(undefined_name)\n"},
+    )
+    settings = VerifierSettings.model_validate({"builtin": {"secrets": False, "mypy": False}})
+    verification = run_verifiers(pr, settings, trust_mode=TrustMode.UNTRUSTED, tmp_root=tmp_path)
+    for name in ("ruff", "bandit"):
+        run = by_name(verification, name)
+        assert "app/data.py" not in run.files_checked
+        assert "app/small.py" in run.files_checked
+        assert "over 2 MB: app/data.py" in (run.reason or "")
+    assert hits(by_name(verification, "ruff"), "app/small.py") == {("F821", 1)}

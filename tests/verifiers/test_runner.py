@@ -57,13 +57,14 @@ class SlowTools:
 def test_the_budget_cuts_the_running_verifier_and_skips_the_rest() -> None:
     tools = SlowTools(cost=4)
     settings = VerifierSettings.model_validate(
-        {"max_parallel": 1, "total_budget_seconds": 10, "builtin": {"bandit": False}}
+        {"max_parallel": 1, "total_budget_seconds": 6, "builtin": {"bandit": False}}
     )
     verification = run_verifiers(
         memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
     )
     ruff, secrets, mypy = verification.verifiers
-    # Ruff takes 4 s (head) + 4 s (base); secrets gets the 2 s left and is killed;
+    # Ruff takes 4 s (head only: no head finding off the added lines needs the base run);
+    # secrets gets the 2 s left and is killed;
     # mypy would start after the budget is spent.
     assert ruff.status is VerifierStatus.PASS
     assert secrets.status is VerifierStatus.TIMEOUT
@@ -127,7 +128,8 @@ def test_progress_reports_each_verifier() -> None:
     seen: list[str] = []
     settings = VerifierSettings.model_validate({"builtin": {"bandit": False, "ruff": False}})
     run_verifiers(memory_pr(), settings, trust_mode=TrustMode.TRUSTED, progress=seen.append)
-    assert sorted(seen) == ["verifier mypy: skipped", "verifier secrets: pass"]
+    assert seen[:2] == ["staging the files for the verifiers", "running the verifier tools"]
+    assert sorted(seen[2:]) == ["verifier mypy: skipped", "verifier secrets: pass"]
 
 
 def test_custom_names_must_be_unique() -> None:

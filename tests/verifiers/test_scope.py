@@ -99,3 +99,29 @@ def test_a_lineless_finding_compares_by_message() -> None:
     new = F("a.py", None, "X", "something else")
     result = scope_findings([old, new], [old], scope, {"a.py": HEAD}, {"a.py": BASE})
     assert result.kept == (new,)
+
+
+def test_base_runs_only_for_files_with_head_findings_off_the_added_lines() -> None:
+    from pr_review.schema.enums import VerifierSeverity
+    from pr_review.verifiers.builtin import base_files_needed
+    from pr_review.verifiers.model import RawFinding
+
+    scope = DiffScope.from_diff(
+        Diff(
+            files=(
+                file_diff("a.py", (3,)),
+                file_diff("b.py", (5,)),
+                file_diff("new.py", (1, 2), FileStatus.ADDED),
+                file_diff("lib/c.py", (9,), FileStatus.RENAMED, old_path="src/c.py"),
+            ),
+            raw="",
+        )
+    )
+
+    def raw(path: str, line: int | None) -> RawFinding:
+        return RawFinding(path, line, None, "F841", "m", VerifierSeverity.ERROR)
+
+    head = [raw("a.py", 3), raw("b.py", 1), raw("new.py", 7), raw("lib/c.py", None)]
+    # a.py: only on an added line; new.py: no base; b.py and the renamed c.py need base.
+    assert base_files_needed(scope, head) == {"b.py", "src/c.py"}
+    assert base_files_needed(scope, []) == frozenset()

@@ -16,7 +16,6 @@ earlier too; nothing they build can skip this step, because nothing else calls t
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -33,6 +32,8 @@ from anthropic.types import (
 )
 from pydantic import BaseModel, ValidationError
 
+from pr_review.reviewers.credentials import env_value as _get
+from pr_review.reviewers.credentials import missing_credentials
 from pr_review.reviewers.interface import (
     ModelOutputInvalid,
     ModelRequest,
@@ -57,6 +58,7 @@ T = TypeVar("T", bound=BaseModel)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 _MAX_ERROR_CHARS = 300
+
 
 class _Outgoing(TypedDict):
     """Every PR-derived part of one request, redacted together."""
@@ -268,64 +270,6 @@ def build_gateway(settings: ReviewerSettings, env: Mapping[str, str]) -> Structu
     return AnthropicGateway(
         "", client=client, model_map=settings.model_map(), prices=settings.price_table()
     )
-
-
-def missing_credentials(settings: ReviewerSettings, env: Mapping[str, str]) -> str | None:
-    """Why the configured provider cannot be used from ``env`` (and the fix), or None."""
-    match settings.provider:
-        case Provider.ANTHROPIC:
-            return None if _get(env, "ANTHROPIC_API_KEY") else "no ANTHROPIC_API_KEY"
-        case Provider.BEDROCK:
-            return _bedrock_missing(env)
-        case Provider.VERTEX:
-            return _vertex_missing(env)
-        case _ as unreachable:
-            assert_never(unreachable)
-
-
-def _bedrock_missing(env: Mapping[str, str]) -> str | None:
-    if not (_get(env, "AWS_REGION") or _get(env, "AWS_DEFAULT_REGION")):
-        return "reviewers.provider is bedrock but AWS_REGION is not set"
-    if _get(env, "AWS_BEARER_TOKEN_BEDROCK"):
-        return None
-    keys = _get(env, "AWS_ACCESS_KEY_ID") and _get(env, "AWS_SECRET_ACCESS_KEY")
-    if not (keys or _get(env, "AWS_PROFILE")):
-        return (
-            "reviewers.provider is bedrock but no AWS credentials are set "
-            "(AWS_BEARER_TOKEN_BEDROCK, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE)"
-        )
-    return _needs("boto3", "bedrock", "AWS_BEARER_TOKEN_BEDROCK")
-
-
-def _vertex_missing(env: Mapping[str, str]) -> str | None:
-    if not _get(env, "CLOUD_ML_REGION"):
-        return "reviewers.provider is vertex but CLOUD_ML_REGION is not set"
-    if not _get(env, "GOOGLE_OAUTH_ACCESS_TOKEN"):
-        return _needs("google.auth", "vertex", "GOOGLE_OAUTH_ACCESS_TOKEN")
-    if _get(env, "ANTHROPIC_VERTEX_PROJECT_ID") or _get(env, "GOOGLE_CLOUD_PROJECT"):
-        return None
-    return (
-        "reviewers.provider is vertex but neither ANTHROPIC_VERTEX_PROJECT_ID nor "
-        "GOOGLE_CLOUD_PROJECT is set"
-    )
-
-
-def _needs(module: str, extra: str, token_variable: str) -> str | None:
-    """Signing with ambient cloud credentials needs the SDK's optional extra."""
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        found = False
-    if found:
-        return None
-    return (
-        f"reviewers.provider is {extra}: ambient credentials need `{module}` "
-        f"(pip install 'anthropic[{extra}]'), or set {token_variable}"
-    )
-
-
-def _get(env: Mapping[str, str], name: str) -> str | None:
-    return env.get(name, "").strip() or None
 
 
 def _system_blocks(request: ModelRequest) -> list[TextBlockParam]:

@@ -33,10 +33,16 @@ from pr_review.verifiers.rule_catalog import (
     RUFF_DEFAULT_IGNORE,
     RUFF_DEFAULT_SELECT,
 )
+from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.sides import Side, run_tool
 from pr_review.verifiers.stage import has_text
 
 PYTHON_SUFFIXES = (".py", ".pyi")
+
+MAX_TOOL_BYTES = 2_000_000
+"""Larger Python files (generated data, vendored bundles) are not given to the tools: parsing
+a 10 MB one-line module takes ruff and bandit hundreds of MB. They are named in the run's
+reason; the secrets verifier and the evidence scan still read their added lines."""
 
 
 def python_files(paths: Sequence[str]) -> tuple[str, ...]:
@@ -50,30 +56,53 @@ Parse = Callable[[str, Path], tuple[RawFinding, ...]]
 
 
 def two_sided(
-    ctx: Context, deadline: Deadline, tool: str, *, module: str, argv_for: ArgvFor, parse: Parse
+    ctx: Context,
+    deadline: Deadline,
+    tool: str,
+    *,
+    module: str,
+    argv_for: ArgvFor,
+    parse: Parse,
+    per_file: bool = False,
 ) -> Outcome:
-    """Run a tool on the head files, then on the base files, and parse both."""
-    head_files = python_files(ctx.head_files)
-    unchecked = unchecked_note(ctx, head_files)
+    """Run a tool on the head files, then on the base files, and parse both.
+
+    ``per_file`` tools (each file's findings depend on that file alone: ruff, bandit) run on
+    the base side only for the files whose head findings need it: a finding on a line the PR
+    did not add is kept only when it is new compared to base (see :mod:`.scope`); findings on
+    added lines, and files without such findings, never look at base. Scoping gives the same
+    result as with every base file checked, for a fraction of the base run.
+    """
+    written = python_files(ctx.head_files)
+    unchecked = unchecked_note(ctx, written)
+    head_files, too_big = _within_budget(ctx.workspace.head, written)
+    note = "; ".join(n for n in (unchecked, _too_big_note(too_big) if too_big else None) if n)
     if not head_files:
-        return Skipped(unchecked or "no Python files touched")
+        return Skipped(note or "no Python files touched")
     prefix = ctx.locate(module, tool)
     if prefix is None:
         return Skipped(f"{tool} is not installed (neither `python -m {module}` nor on PATH)")
-    results: list[tuple[RawFinding, ...]] = []
-    sides = [Side(ctx.workspace.head, head_files, "head")]
+    head_side = Side(ctx.workspace.head, head_files, "head")
+    head = run_tool(
+        ctx, deadline, tool, side=head_side, argv_for=_bind(prefix, argv_for, head_side),
+        parse=parse,
+    )  # fmt: skip
+    if not isinstance(head, tuple):
+        return _with_files(head, head_files)
     base_files = python_files(ctx.base_files)
-    if base_files:
-        sides.append(Side(ctx.workspace.base, base_files, "base"))
-    for side in sides:
-        outcome = run_tool(
-            ctx, deadline, tool, side=side, argv_for=_bind(prefix, argv_for, side), parse=parse
-        )
-        if not isinstance(outcome, tuple):
-            return _with_files(outcome, head_files)
-        results.append(outcome)
-    base = results[1] if len(results) > 1 else ()
-    return Checked(results[0], base, head_files, note=unchecked)
+    if per_file:
+        wanted = base_files_needed(ctx.scope, head)
+        base_files = tuple(p for p in base_files if p in wanted)
+    if not base_files:
+        return Checked(head, (), head_files, note=note or None)
+    base_side = Side(ctx.workspace.base, base_files, "base")
+    base = run_tool(
+        ctx, deadline, tool, side=base_side, argv_for=_bind(prefix, argv_for, base_side),
+        parse=parse,
+    )  # fmt: skip
+    if not isinstance(base, tuple):
+        return _with_files(base, head_files)
+    return Checked(head, base, head_files, note=note or None)
 
 
 def unchecked_note(ctx: Context, written: Sequence[str]) -> str | None:
@@ -90,6 +119,33 @@ def unchecked_note(ctx: Context, written: Sequence[str]) -> str | None:
     )
     names = ", ".join(repr(p) for p in missing[:10]) + (" …" if len(missing) > 10 else "")
     return f"{len(missing)} touched Python file(s) not checked ({why}): {names}"
+
+
+def _within_budget(root: Path, files: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``files`` split into those the tools read and those over :data:`MAX_TOOL_BYTES`."""
+    kept: list[str] = []
+    big: list[str] = []
+    for path in files:
+        try:
+            size = (root / path).stat().st_size
+        except OSError:
+            size = 0
+        (big if size > MAX_TOOL_BYTES else kept).append(path)
+    return tuple(kept), tuple(big)
+
+
+def _too_big_note(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    return f"not checked, over {MAX_TOOL_BYTES // 1_000_000} MB: {shown}"
+
+
+def base_files_needed(scope: DiffScope, head: Sequence[RawFinding]) -> frozenset[str]:
+    """Base paths of the files with a head finding on a line the PR did not add."""
+    return frozenset(
+        scope.base_paths[f.path]
+        for f in head
+        if f.path in scope.base_paths and not scope.hits(f.path, f.line)
+    )
 
 
 def _bind(prefix: tuple[str, ...], argv_for: ArgvFor, side: Side) -> Callable[[Path], list[str]]:
@@ -145,7 +201,9 @@ class Ruff:
                     "--output-format", "json", "--output-file", str(out),
                     *chosen, "--", *side.files]  # fmt: skip
 
-        return two_sided(ctx, deadline, "ruff", module="ruff", argv_for=argv, parse=parse_ruff)
+        return two_sided(
+            ctx, deadline, "ruff", module="ruff", argv_for=argv, parse=parse_ruff, per_file=True
+        )
 
 
 @dataclass(frozen=True)
@@ -173,7 +231,9 @@ class Bandit:
                 raise OutputError("bandit could not parse: " + "; ".join(errors[:3]))
             return findings if config else bandit_default_set(findings)
 
-        return two_sided(ctx, deadline, "bandit", module="bandit", argv_for=argv, parse=parse)
+        return two_sided(
+            ctx, deadline, "bandit", module="bandit", argv_for=argv, parse=parse, per_file=True
+        )
 
 
 def bandit_default_set(findings: Sequence[RawFinding]) -> tuple[RawFinding, ...]:

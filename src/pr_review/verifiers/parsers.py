@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
@@ -33,11 +34,17 @@ def repo_path(name: str, root: Path) -> str:
         name = name.removeprefix("file://")
     p = Path(name)
     if p.is_absolute():
-        for base in (root, root.resolve()):
+        for base in (root, _resolved(root)):
             if p.is_relative_to(base):
                 return p.relative_to(base).as_posix()
         return p.as_posix()
     return PurePosixPath(name.replace("\\", "/")).as_posix().removeprefix("./")
+
+
+@lru_cache(maxsize=64)
+def _resolved(root: Path) -> Path:
+    """``root.resolve()`` once per root, not once per finding (a syscall walk each time)."""
+    return root.resolve()
 
 
 def _load_json(text: str, tool: str) -> Any:
@@ -61,42 +68,53 @@ def _validate(adapter: TypeAdapter[M], data: Any, tool: str) -> M:
 # ruff ----------------------------------------------------------------------------------
 
 
-class _RuffLocation(_Loose):
-    row: int
-    column: int = 0
-
-
-class _RuffItem(_Loose):
-    code: str | None = None
-    message: str
-    filename: str
-    location: _RuffLocation | None = None
-    end_location: _RuffLocation | None = None
-
-
-_RUFF = TypeAdapter(list[_RuffItem])
-
 # Rules whose hits are defects rather than style: pyflakes and syntax/runtime errors.
 _RUFF_ERROR_PREFIXES = ("F", "E9", "PLE")
 
 
+def _ruff_shape(problem: str) -> OutputError:
+    return OutputError(f"ruff output has an unexpected shape: {problem}")
+
+
+def _ruff_row(location: object, field: str) -> int | None:
+    """``location.row`` of a ruff item (``None`` when the location is absent)."""
+    if location is None:
+        return None
+    row = location.get("row") if isinstance(location, dict) else None
+    if type(row) is not int:
+        raise _ruff_shape(f"{field}.row is not an integer")
+    return row
+
+
 def parse_ruff(text: str, root: Path) -> tuple[RawFinding, ...]:
-    """``ruff check --output-format json``."""
-    items = _validate(_RUFF, _load_json(text or "[]", "ruff"), "ruff")
+    """``ruff check --output-format json``.
+
+    Checked field by field rather than through a pydantic model per item: a release-sized
+    PR yields tens of thousands of items and the per-item validation dominated the stage.
+    The checks are the same: a list of objects with a string ``message`` and ``filename``,
+    an optional string ``code`` and optional ``location``/``end_location`` with integer rows.
+    """
+    items = _load_json(text or "[]", "ruff")
+    if not isinstance(items, list):
+        raise _ruff_shape("not a list")
     out = []
     for item in items:
-        code = item.code
+        if not isinstance(item, dict):
+            raise _ruff_shape("an item is not an object")
+        code, message, filename = item.get("code"), item.get("message"), item.get("filename")
+        if not isinstance(message, str) or not isinstance(filename, str):
+            raise _ruff_shape("an item has no message or filename")
+        if code is not None and not isinstance(code, str):
+            raise _ruff_shape("an item's code is not a string")
         # A syntax error is the most certain error there is (no code in older ruff).
-        is_error = (
-            code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
-        )
+        is_error = code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
         out.append(
             RawFinding(
-                path=repo_path(item.filename, root),
-                line=item.location.row if item.location else None,
-                end_line=item.end_location.row if item.end_location else None,
+                path=repo_path(filename, root),
+                line=_ruff_row(item.get("location"), "location"),
+                end_line=_ruff_row(item.get("end_location"), "end_location"),
                 rule_id=code or "syntax-error",
-                message=item.message,
+                message=message,
                 severity=VerifierSeverity.ERROR if is_error else VerifierSeverity.WARNING,
             )
         )
@@ -315,8 +333,14 @@ def parse_sarif(text: str, root: Path) -> tuple[RawFinding, ...]:
     out = []
     for run in log.runs:
         for result in run.results:
-            physical = next((loc.physicalLocation for loc in result.locations
-                             if loc.physicalLocation is not None), None)
+            physical = next(
+                (
+                    loc.physicalLocation
+                    for loc in result.locations
+                    if loc.physicalLocation is not None
+                ),
+                None,
+            )
             if physical is None or not physical.artifactLocation.uri:
                 continue
             out.append(

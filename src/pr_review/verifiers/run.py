@@ -21,8 +21,8 @@ from pathlib import Path
 from pr_review import process
 from pr_review.schema.enums import TrustMode, VerifierStatus
 from pr_review.schema.pack import Verification, VerificationSummary, VerifierRun
-from pr_review.sources.model import PullRequest
-from pr_review.verifiers.builtin import Bandit, Mypy, Ruff
+from pr_review.sources.model import PullRequest, RepoTree
+from pr_review.verifiers.builtin import PYTHON_SUFFIXES, Bandit, Mypy, Ruff
 from pr_review.verifiers.custom import CustomCommand
 from pr_review.verifiers.model import (
     Context,
@@ -37,7 +37,7 @@ from pr_review.verifiers.outcome import to_run
 from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.secrets import Secrets
 from pr_review.verifiers.settings import ToolConfigSource, VerifierSettings
-from pr_review.verifiers.stage import Materialized, materialize_pr
+from pr_review.verifiers.stage import NOTHING, Materialized, materialize_pr
 from pr_review.verifiers.tools import command_env, locate_tool, tool_env
 from pr_review.verifiers.workspace import Workspace
 
@@ -82,10 +82,12 @@ def run_verifiers(
         return Verification(trust_mode=trust_mode)
     parent_env = dict(os.environ if environ is None else environ)
     config_tree = pr.base_tree if settings.tool_config is ToolConfigSource.BASE else pr.head_tree
+    report = progress or _quiet
     with tempfile.TemporaryDirectory(prefix="pr-review-verifiers-", dir=tmp_root) as tmp:
+        report("staging the files for the verifiers")
         workspace = Workspace(Path(tmp))
         wants_checkout = trust_mode is TrustMode.TRUSTED and bool(settings.custom)
-        staged = materialize_pr(pr, workspace, config_tree, full_checkout=wants_checkout)
+        staged = _stage(pr, workspace, config_tree, settings, full_checkout=wants_checkout)
         ctx = Context(
             pr=pr,
             scope=DiffScope.from_diff(pr.diff),
@@ -101,8 +103,36 @@ def run_verifiers(
             config_tree=config_tree,
         )
         verifiers = select_verifiers(settings, checkout_ready=staged.checkout_ready)
+        report("running the verifier tools")
         runs = _run_all(verifiers, ctx, staged, clock=clock, progress=progress)
     return Verification(verifiers=runs, summary=summarize(runs), trust_mode=trust_mode)
+
+
+def _stage(
+    pr: PullRequest,
+    workspace: Workspace,
+    config_tree: RepoTree,
+    settings: VerifierSettings,
+    *,
+    full_checkout: bool,
+) -> Materialized:
+    """Write only what the selected verifiers read: nothing when none reads the workspace
+    (secrets reads the diff), only Python files when no repository command runs."""
+    toggles = settings.builtin
+    python_tools = toggles.ruff or toggles.bandit or toggles.mypy
+    if not python_tools and not settings.custom:
+        workspace.prepare()
+        return NOTHING
+    only = None if settings.custom else _is_python
+    return materialize_pr(pr, workspace, config_tree, full_checkout=full_checkout, only=only)
+
+
+def _is_python(path: str) -> bool:
+    return path.endswith(PYTHON_SUFFIXES)
+
+
+def _quiet(_: str) -> None:
+    """Progress sink that drops messages."""
 
 
 def _run_all(

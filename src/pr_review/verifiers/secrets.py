@@ -2,16 +2,19 @@
 
 Every touched text file is scanned, whatever its language (``.env``, YAML, JSON, JS ...);
 files git calls binary are read too, and those that decode as text by their byte-order mark
-(UTF-16) are scanned by our patterns.
-detect-secrets reads whole files (its keyword detectors need the surrounding syntax) and
-only hits on added lines are kept; :func:`find_secrets` adds the providers detect-secrets has
-no detector for. Findings name the kind of secret and the line, never the value.
+(UTF-16) are scanned by our patterns. Only hits on added lines are kept, so detect-secrets
+is given only what those hits depend on: in source files (scanned line by line, with five
+lines of context for its filters) the lines far from any added line are blanked, keeping
+line numbers; configuration formats it parses as a whole (YAML, INI-like) are given whole.
+:func:`find_secrets` adds the providers detect-secrets has no detector for. Findings name
+the kind of secret and the line, never the value.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,6 +79,10 @@ class Secrets:
         hits: dict[tuple[str, int], set[str]] = defaultdict(set)
         ours: dict[tuple[str, int], set[str]] = defaultdict(set)
         added: dict[tuple[str, int], str] = {}
+        # detect-secrets (a process) first, so it is not queued behind our own pattern scan.
+        outcome = self._detect_secrets(ctx, deadline, files)
+        if isinstance(outcome, TimedOut):
+            return TimedOut(outcome.reason, paths)
         for f in files:
             for hunk in f.hunks:
                 for line, text in hunk.added:
@@ -86,9 +93,6 @@ class Secrets:
             added[(path, line)] = text
             for match in find_detectable(text):
                 ours[(path, line)].add(match.kind)
-        outcome = self._detect_secrets(ctx, deadline, files)
-        if isinstance(outcome, TimedOut):
-            return TimedOut(outcome.reason, paths)
         note = outcome.reason if isinstance(outcome, Skipped) else None
         large = _too_large(ctx, files)
         if large and not isinstance(outcome, Skipped):
@@ -175,13 +179,44 @@ def _too_large(ctx: Context, files: list[FileDiff]) -> list[str]:
 
 
 def _write_scannable(ctx: Context, root: Path, files: list[FileDiff]) -> list[str]:
-    """Write the head versions detect-secrets should read; the paths written."""
+    """Write what detect-secrets should read of each head version; the paths written."""
     written = []
     for f in files:
         text = ctx.pr.head_tree.read(f.path)
-        if text is not None and len(text) <= MAX_SCAN_CHARS and write_file(root, f.path, text):
+        if text is None or len(text) > MAX_SCAN_CHARS:
+            continue
+        if f.status is not FileStatus.ADDED and f.path.endswith(LINE_SCANNED_SUFFIXES):
+            text = near_added(text, f.added_line_numbers)
+        if write_file(root, f.path, text):
             written.append(f.path)
     return written
+
+
+LINE_SCANNED_SUFFIXES = (
+    ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".rb", ".java", ".kt",
+    ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".php", ".rs", ".swift", ".scala", ".sh", ".md",
+)  # fmt: skip
+"""Source files detect-secrets reads line by line (a line's hits depend on the line and its
+context); other formats (YAML, INI, TOML, .env ...) may be parsed whole and are kept whole."""
+
+CONTEXT_LINES = 5
+"""detect-secrets' filters see five lines either side of a line (``get_code_snippet``)."""
+
+_ALLOWLIST = "pragma: allowlist"
+
+
+def near_added(text: str, added: Iterable[int]) -> str:
+    """``text`` with every line farther than :data:`CONTEXT_LINES` from an added line blanked.
+
+    Line numbers stay; a hit on an added line sees the same line and the same context as in
+    the whole file. ``pragma: allowlist`` lines are always kept (they are the filters' input).
+    """
+    lines = text.split("\n")
+    keep = bytearray(len(lines))
+    for number in added:
+        low, high = max(0, number - 1 - CONTEXT_LINES), min(len(lines), number + CONTEXT_LINES)
+        keep[low:high] = b"\x01" * (high - low)
+    return "\n".join(line if keep[i] or _ALLOWLIST in line else "" for i, line in enumerate(lines))
 
 
 def _not_run(result: ProcessResult) -> Skipped | TimedOut:
@@ -194,9 +229,30 @@ def _not_run(result: ProcessResult) -> Skipped | TimedOut:
 
 PLACEHOLDER_VALUES = frozenset(
     {
-        "secret", "password", "passwd", "changeme", "change-me", "example", "test", "testing",
-        "dummy", "placeholder", "token", "your-token", "your-password", "your-secret",
-        "redacted", "none", "null", "xxx", "xxxx", "xxxxxx", "******", "...", "foo", "bar",
+        "secret",
+        "password",
+        "passwd",
+        "changeme",
+        "change-me",
+        "example",
+        "test",
+        "testing",
+        "dummy",
+        "placeholder",
+        "token",
+        "your-token",
+        "your-password",
+        "your-secret",
+        "redacted",
+        "none",
+        "null",
+        "xxx",
+        "xxxx",
+        "xxxxxx",
+        "******",
+        "...",
+        "foo",
+        "bar",
     }
 )
 """Values that name a secret instead of being one (documentation and sample config)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +31,10 @@ class Materialized:
     checkout_ready: bool
 
 
+NOTHING = Materialized((), (), {}, {}, checkout_ready=False)
+"""What is staged when no selected verifier reads the workspace."""
+
+
 def has_text(f: FileDiff) -> bool:
     """A file with a text head version tools can read."""
     return f.status is not FileStatus.DELETED and not f.binary and not f.submodule
@@ -54,15 +58,21 @@ def _write_side(
 
 
 def materialize_pr(
-    pr: PullRequest, workspace: Workspace, config_tree: RepoTree, *, full_checkout: bool
+    pr: PullRequest,
+    workspace: Workspace,
+    config_tree: RepoTree,
+    *,
+    full_checkout: bool,
+    only: Callable[[str], bool] | None = None,
 ) -> Materialized:
     """Write head and base versions of the touched files, the tool configs, and a checkout.
 
     Tool configuration files come from ``config_tree`` on both sides, after the touched
-    files, so both sides are checked under the same rules.
+    files, so both sides are checked under the same rules. ``only`` (a head path predicate)
+    limits the touched files written to those some selected tool reads.
     """
     workspace.prepare()
-    touched = [f for f in pr.diff.files if has_text(f)]
+    touched = [f for f in pr.diff.files if has_text(f) and (only is None or only(f.path))]
     head_files, head_lines = _write_side(workspace.head, pr.head_tree, [f.path for f in touched])
     base_paths = [b for f in touched if (b := base_path(f)) is not None]
     base_files, base_lines = _write_side(workspace.base, pr.base_tree, base_paths)
