@@ -56,6 +56,8 @@ class Redactor:
     _values: dict[str, Redaction] = field(default_factory=dict)
     _counts: dict[str, int] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _order: list[tuple[str, str]] | None = field(default=None, repr=False)
+    """Known values longest first with their placeholders; rebuilt when a value is added."""
 
     @property
     def redactions(self) -> tuple[Redaction, ...]:
@@ -109,11 +111,14 @@ class Redactor:
 
     def _replace_known(self, text: str) -> str:
         with self._lock:
-            known = dict(self._values)
-        # Longest first, so a value containing another is replaced whole.
-        for value in sorted(known, key=len, reverse=True):
+            if self._order is None or len(self._order) != len(self._values):
+                # Longest first, so a value containing another is replaced whole.
+                ordered = sorted(self._values, key=len, reverse=True)
+                self._order = [(v, self._values[v].placeholder) for v in ordered]
+            order = self._order
+        for value, placeholder in order:
             if value in text:
-                text = _replace_keeping_lines(text, value, known[value].placeholder)
+                text = _replace_keeping_lines(text, value, placeholder)
         return text
 
     def redact_payload(self, payload: _Payload) -> _Payload:
@@ -195,7 +200,7 @@ def build_redactor(pack: EvidencePack, diff: Diff) -> Redactor:
             value = _value_on_line(diff, finding.file, finding.line)
             if value and not is_placeholder(value):
                 redactor.add(value, finding.rule_id or "secret")
-    redactor.redact(diff.raw)
+    redactor.learn(diff.raw)
     return redactor
 
 

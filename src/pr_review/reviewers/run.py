@@ -242,8 +242,19 @@ def detect_injections(
             hits += scan(redact(name), "file_name", file=changed.path)
     for issue in pack.context.linked_issues:
         hits += scan(redact(f"{issue.title}\n{issue.body}"), "linked_issue")
-    added = ((f.path, n, redact(text)) for f in diff.files for h in f.hunks for n, text in h.added)
-    return hits + scan_added_lines(added)
+    # Every added line is scanned as written; only the few lines with a hit are redacted and
+    # scanned again, so the quotes carry no secret (redacting every line was most of a large
+    # review's time).
+    added = ((f.path, n, text) for f in diff.files for h in f.hunks for n, text in h.added)
+    flagged = {(hit.file, hit.line) for hit in scan_added_lines(added)}
+    again = (
+        (f.path, n, redact(text))
+        for f in diff.files
+        for h in f.hunks
+        for n, text in h.added
+        if (f.path, n) in flagged
+    )
+    return hits + scan_added_lines(again)
 
 
 @dataclass(frozen=True)
