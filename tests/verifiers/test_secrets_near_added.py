@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pr_review.verifiers.secrets import CONTEXT_LINES, near_added
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pr_review.verifiers.secrets import CONTEXT_LINES, could_hit, near_added
 
 SOURCE = [
     "import os",
@@ -51,3 +54,70 @@ def test_detect_secrets_reports_the_same_hits_on_added_lines(tmp_path: Path) -> 
     assert on_added  # the fixture does plant secrets detect-secrets sees
     assert {h for h in _hits(near) if h[0] in ADDED} == on_added
     assert not {h for h in _hits(near) if h[0] == 61}  # far lines are not scanned
+
+
+def test_lines_no_plugin_can_match_are_blanked_and_the_hits_stay_the_same(
+    tmp_path: Path,
+) -> None:
+    hit = could_hit()
+    assert hit is not None  # the default plugins are all of known kinds
+    text = "\n".join(SOURCE) + "\n"
+    every = tuple(range(1, len(SOURCE) + 1))
+    filtered = near_added(text, None, hit)
+    assert filtered.split("\n")[3] == ""  # `value_0 = 0`: nothing any plugin could report
+    whole, kept = tmp_path / "whole" / "app.py", tmp_path / "kept" / "app.py"
+    for p in (whole, kept):
+        p.parent.mkdir()
+    whole.write_text(text, encoding="utf-8")
+    kept.write_text(filtered, encoding="utf-8")
+    assert _hits(kept) == _hits(whole)
+    assert {n for n, _ in _hits(whole)} <= set(every)
+
+
+_LINES = st.one_of(
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=80),
+    st.builds(
+        lambda key, quote, value: f"{key} = {quote}{value}{quote}",
+        st.sampled_from(["x", "password", "api_key", "token", "my_secret", "url", "AUTH"]),
+        st.sampled_from(["'", '"']),
+        st.text(alphabet="abcdefABCDEF0123456789+/=_-xyzQRS", min_size=0, max_size=40),
+    ),
+)
+
+
+def _reported_in_a_file(lines: list[str]) -> set[int]:
+    """Line numbers detect-secrets reports when ``lines`` are a Python file (the path the
+    verifier uses: a file scan, not the ad-hoc line scan, which is eager for entropy)."""
+    import tempfile
+
+    from detect_secrets.core.scan import scan_file
+    from detect_secrets.settings import default_settings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "app.py"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with default_settings():
+            return {s.line_number for s in scan_file(str(path))}
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(_LINES, min_size=1, max_size=5))
+def test_every_line_detect_secrets_reports_passes_the_prefilter(lines: list[str]) -> None:
+    hit = could_hit()
+    assert hit is not None
+    lines = [line.replace("\n", " ").replace("\r", " ") for line in lines]
+    for number in _reported_in_a_file(lines):
+        assert hit(lines[number - 1]), lines[number - 1]
+
+
+def test_the_rule_examples_that_detect_secrets_reports_pass_the_prefilter() -> None:
+    from pr_review.verifiers.secret_patterns import RULES
+
+    hit = could_hit()
+    assert hit is not None
+    lines = [f'value = "{example}"' for rule in RULES for example in rule.matches]
+    lines += [example for rule in RULES for example in rule.matches]
+    lines = [line for line in lines if "\n" not in line]
+    reported = _reported_in_a_file(lines)
+    assert len(reported) > 10  # detect-secrets does see many of them
+    assert all(hit(lines[n - 1]) for n in reported)

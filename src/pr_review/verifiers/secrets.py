@@ -12,9 +12,11 @@ the kind of secret and the line, never the value.
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -185,8 +187,9 @@ def _write_scannable(ctx: Context, root: Path, files: list[FileDiff]) -> list[st
         text = ctx.pr.head_tree.read(f.path)
         if text is None or len(text) > MAX_SCAN_CHARS:
             continue
-        if f.status is not FileStatus.ADDED and f.path.endswith(LINE_SCANNED_SUFFIXES):
-            text = near_added(text, f.added_line_numbers)
+        if f.path.endswith(LINE_SCANNED_SUFFIXES):
+            near = f.status is not FileStatus.ADDED
+            text = near_added(text, f.added_line_numbers if near else None, could_hit())
         if write_file(root, f.path, text):
             written.append(f.path)
     return written
@@ -205,18 +208,72 @@ CONTEXT_LINES = 5
 _ALLOWLIST = "pragma: allowlist"
 
 
-def near_added(text: str, added: Iterable[int]) -> str:
-    """``text`` with every line farther than :data:`CONTEXT_LINES` from an added line blanked.
+def near_added(
+    text: str,
+    added: Iterable[int] | None,
+    hit: Callable[[str], bool] | None = None,
+) -> str:
+    """``text`` with every line detect-secrets cannot report or need blanked.
 
-    Line numbers stay; a hit on an added line sees the same line and the same context as in
-    the whole file. ``pragma: allowlist`` lines are always kept (they are the filters' input).
+    Blanked: lines farther than :data:`CONTEXT_LINES` from an added line (``added`` None: no
+    line is too far, a new file), and lines on which no detect-secrets plugin can match
+    (``hit`` false, see :func:`could_hit`). Line numbers stay; a hit on an added line sees
+    the same line, and ``pragma: allowlist`` lines (the filters' only input from context) are
+    always kept.
     """
     lines = text.split("\n")
     keep = bytearray(len(lines))
-    for number in added:
-        low, high = max(0, number - 1 - CONTEXT_LINES), min(len(lines), number + CONTEXT_LINES)
-        keep[low:high] = b"\x01" * (high - low)
-    return "\n".join(line if keep[i] or _ALLOWLIST in line else "" for i, line in enumerate(lines))
+    if added is None:
+        keep = bytearray(b"\x01" * len(lines))
+    else:
+        for number in added:
+            low, high = max(0, number - 1 - CONTEXT_LINES), min(len(lines), number + CONTEXT_LINES)
+            keep[low:high] = b"\x01" * (high - low)
+    return "\n".join(
+        line if _ALLOWLIST in line or (keep[i] and (hit is None or hit(line))) else ""
+        for i, line in enumerate(lines)
+    )
+
+
+@functools.cache
+def could_hit() -> Callable[[str], bool] | None:
+    """A test that is true of every line on which a default detect-secrets plugin can report a
+    secret (and of some more), built from the installed plugins' own patterns: the regex
+    detectors' denylists, the keyword detector's words, and the high-entropy plugins' quoted
+    strings long enough to reach their entropy limit (a string of length n has at most
+    log2(n) bits of entropy). None, so nothing is blanked, when a plugin of unknown kind is
+    enabled or detect-secrets cannot be imported."""
+    # Imported here: only a secrets run needs detect-secrets' plugins (PLC0415).
+    try:
+        from detect_secrets.plugins import keyword  # noqa: PLC0415
+        from detect_secrets.plugins.base import RegexBasedDetector  # noqa: PLC0415
+        from detect_secrets.plugins.high_entropy_strings import (  # noqa: PLC0415
+            HighEntropyStringsPlugin,
+        )
+        from detect_secrets.settings import default_settings, get_plugins  # noqa: PLC0415
+    except ImportError:
+        return None
+    patterns: list[re.Pattern[str]] = []
+    quoted: list[tuple[re.Pattern[str], int]] = []
+    with default_settings():
+        for plugin in get_plugins():
+            if isinstance(plugin, keyword.KeywordDetector):
+                patterns.append(re.compile(keyword.DENYLIST_REGEX, re.IGNORECASE))
+            elif isinstance(plugin, RegexBasedDetector):
+                patterns.extend(plugin.denylist)
+            elif isinstance(plugin, HighEntropyStringsPlugin):
+                quoted.append((plugin.regex, math.floor(2**plugin.entropy_limit)))
+            else:
+                return None
+
+    def hit(line: str) -> bool:
+        if any(p.search(line) for p in patterns):
+            return True
+        return any(
+            len(m.group(2)) >= shortest for regex, shortest in quoted for m in regex.finditer(line)
+        )
+
+    return hit
 
 
 def _not_run(result: ProcessResult) -> Skipped | TimedOut:
