@@ -17,11 +17,12 @@ from pr_review.verifiers.tools import locate_tool
 
 
 def memory_pr() -> PullRequest:
-    hunk = Hunk(1, 1, 1, 1, "", ((1, "x = 2"),), ((1, "x = 1"),))
+    # The added line names a secret (no value): detect-secrets must be asked about it.
+    hunk = Hunk(1, 1, 1, 1, "", ((1, "secret_count = 2"),), ((1, "x = 1"),))
     diff = Diff((FileDiff("a.py", FileStatus.MODIFIED, (hunk,), insertions=1, deletions=1),), "")
     return PullRequest(
         title="t", body="", diff=diff, commits=(),
-        base_tree=MemoryTree({"a.py": "x = 1\n"}), head_tree=MemoryTree({"a.py": "x = 2\n"}),
+        base_tree=MemoryTree({"a.py": "x = 1\n"}), head_tree=MemoryTree({"a.py": "secret_count = 2\n"}),
     )  # fmt: skip
 
 

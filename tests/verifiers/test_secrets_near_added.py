@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pr_review.verifiers.secrets import CONTEXT_LINES, could_hit, near_added
+from pr_review.verifiers.secrets import CONTEXT_LINES, compact, could_hit, near_added
 
 SOURCE = [
     "import os",
@@ -121,3 +121,51 @@ def test_the_rule_examples_that_detect_secrets_reports_pass_the_prefilter() -> N
     reported = _reported_in_a_file(lines)
     assert len(reported) > 10  # detect-secrets does see many of them
     assert all(hit(lines[n - 1]) for n in reported)
+
+
+def _hits_of_text(text: str) -> set[tuple[int, str]]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "app.py"
+        path.write_text(text, encoding="utf-8")
+        return _hits(path)
+
+
+def _compacted_hits(text: str, added: tuple[int, ...] | None) -> set[tuple[int, str]]:
+    written, numbers = compact(near_added(text, added, could_hit()))
+    return {(numbers[n - 1], kind) for n, kind in _hits_of_text(written) if numbers[n - 1]}
+
+
+def test_a_compacted_file_reports_the_same_hits_at_their_original_lines() -> None:
+    text = "\n".join(SOURCE) + "\n"
+    whole = _hits_of_text(text)
+    assert {h for h in _compacted_hits(text, ADDED) if h[0] in ADDED} == {
+        h for h in whole if h[0] in ADDED
+    }
+    assert _compacted_hits(text, None) == whole
+    written, _ = compact(near_added(text, ADDED, could_hit()))
+    assert len(written.splitlines()) < len(SOURCE) // 3  # most lines are never handed over
+
+
+def test_an_allowlist_pragma_speaks_only_for_the_line_that_followed_it() -> None:
+    secret_line = 'api_key = "sk_live_51HcR3tAbCdEfGhIjKlMnOpQr"'
+    text = "\n".join(
+        ["# pragma: allowlist nextline secret", "x = 1", secret_line, "y = 2", "", secret_line]
+    )
+    assert _compacted_hits(text, None) == _hits_of_text(text)
+    assert any(n == 3 for n, _ in _hits_of_text(text))  # the pragma did not cover line 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(
+        st.one_of(_LINES, st.just(""), st.just("# pragma: allowlist nextline secret")),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_compaction_keeps_every_hit_of_a_new_file(lines: list[str]) -> None:
+    lines = [line.replace("\n", " ").replace("\r", " ") for line in lines]
+    text = "\n".join(lines) + "\n"
+    assert _compacted_hits(text, None) == _hits_of_text(text)

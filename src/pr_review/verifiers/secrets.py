@@ -129,7 +129,8 @@ class Secrets:
         if prefix is None:
             return Skipped("detect-secrets is not installed; only the built-in patterns ran")
         root = ctx.workspace.root / "secrets"
-        written = _write_scannable(ctx, root, files)
+        lines_of = _write_scannable(ctx, root, files)
+        written = list(lines_of)
         remaining = deadline.remaining()
         if not written or remaining <= 0:
             return () if not written else TimedOut("detect-secrets had no time left")
@@ -143,7 +144,8 @@ class Secrets:
         except OutputError as exc:
             return Skipped(f"{exc} ({result.describe()}); only the built-in patterns ran")
         added = {f.path: frozenset(f.added_line_numbers) for f in files}
-        return tuple(hit for hit in found if hit[1] in added.get(hit[0], ()))
+        hits = ((path, _original(lines_of.get(path), line), kind) for path, line, kind in found)
+        return tuple(hit for hit in hits if hit[1] in added.get(hit[0], ()))
 
 
 def _maybe_encoded(f: FileDiff) -> bool:
@@ -180,19 +182,61 @@ def _too_large(ctx: Context, files: list[FileDiff]) -> list[str]:
     return [path for path, size in sizes.items() if size > MAX_SCAN_CHARS]
 
 
-def _write_scannable(ctx: Context, root: Path, files: list[FileDiff]) -> list[str]:
-    """Write what detect-secrets should read of each head version; the paths written."""
-    written = []
+def _write_scannable(
+    ctx: Context, root: Path, files: list[FileDiff]
+) -> dict[str, list[int] | None]:
+    """Write what detect-secrets should read of each head version.
+
+    Returns the paths written, each with the original line number of every written line
+    (None: written whole). A source file is written compacted (:func:`compact`): only the
+    lines a plugin could report near an added line, so detect-secrets' cost, which grows
+    with every line it reads, blank or not, follows what can be found; a file with no such
+    line is not written at all.
+    """
+    written: dict[str, list[int] | None] = {}
+    hit = could_hit()
     for f in files:
         text = ctx.pr.head_tree.read(f.path)
         if text is None or len(text) > MAX_SCAN_CHARS:
             continue
+        numbers: list[int] | None = None
         if f.path.endswith(LINE_SCANNED_SUFFIXES):
             near = f.status is not FileStatus.ADDED
-            text = near_added(text, f.added_line_numbers if near else None, could_hit())
+            text, numbers = compact(
+                near_added(text, f.added_line_numbers if near else None, hit)
+            )
+            if not any(numbers):
+                continue
         if write_file(root, f.path, text):
-            written.append(f.path)
+            written[f.path] = numbers
     return written
+
+
+def compact(text: str) -> tuple[str, list[int]]:
+    """The non-empty lines of ``text`` (as :func:`near_added` leaves them), and the original
+    number of each written line (0 for a separator). Lines adjacent in ``text`` stay
+    adjacent; a blank line separates lines that were not, so a ``pragma: allowlist
+    nextline`` comment still only speaks for the line that followed it."""
+    out: list[str] = []
+    numbers: list[int] = []
+    previous = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        if previous and number != previous + 1:
+            out.append("")
+            numbers.append(0)
+        out.append(line)
+        numbers.append(number)
+        previous = number
+    return "\n".join(out) + ("\n" if out else ""), numbers
+
+
+def _original(numbers: list[int] | None, line: int) -> int:
+    """The original line number of written line ``line`` (0 when there is none)."""
+    if numbers is None:
+        return line
+    return numbers[line - 1] if 0 < line <= len(numbers) else 0
 
 
 LINE_SCANNED_SUFFIXES = (
