@@ -22,7 +22,8 @@ def memory_pr() -> PullRequest:
     diff = Diff((FileDiff("a.py", FileStatus.MODIFIED, (hunk,), insertions=1, deletions=1),), "")
     return PullRequest(
         title="t", body="", diff=diff, commits=(),
-        base_tree=MemoryTree({"a.py": "x = 1\n"}), head_tree=MemoryTree({"a.py": "secret_count = 2\n"}),
+        base_tree=MemoryTree({"a.py": "x = 1\n"}),
+        head_tree=MemoryTree({"a.py": "secret_count = 2\n"}),
     )  # fmt: skip
 
 
