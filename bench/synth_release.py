@@ -17,14 +17,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from synth_change import DIRS, _git
+from synth_change import DIRS, _git, _ident
 
 VERSION = 2
 SEED = 20261123
-_WORDS = (
-    "user", "order", "item", "price", "total", "count", "index", "value", "name", "record",
-    "session", "token", "cache", "queue", "event", "result", "payload", "config", "limit", "state",
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -35,10 +31,6 @@ class Release:
     files: int
     base: str = "main"
     head: str = "pr"
-
-
-def _ident(rng: random.Random) -> str:
-    return "_".join(rng.sample(_WORDS, rng.randint(1, 3)))
 
 
 def _statement(rng: random.Random, indent: str, arg: str) -> list[str]:  # noqa: PLR0911 - a table

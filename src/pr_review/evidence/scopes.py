@@ -11,26 +11,18 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from pr_review.evidence import grammars
+from pr_review.evidence.grammars import Scope
 from pr_review.evidence.lexing import strip_comments
+from pr_review.evidence.pyast import parse_python
 
-MAX_SOURCE_CHARS = 1_000_000
 PYTHON_EXTENSIONS = (".py", ".pyi")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-@dataclass(frozen=True)
-class _Scope:
-    name: str
-    start: int
-    end: int
-    children: list[_Scope] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -65,30 +57,19 @@ def module_name(path: str) -> str:
     return stem
 
 
-def _parse(source: str) -> ast.Module | None:
-    if len(source) > MAX_SOURCE_CHARS:
-        return None
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _scopes(node: ast.AST) -> list[_Scope]:
-    out: list[_Scope] = []
+def _scopes(node: ast.AST) -> list[Scope]:
+    out: list[Scope] = []
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             start = min([child.lineno, *(d.lineno for d in child.decorator_list)])
             end = child.end_lineno or child.lineno
-            out.append(_Scope(child.name, start, end, _scopes(child)))
+            out.append(Scope(child.name, start, end, _scopes(child)))
         else:
             out.extend(_scopes(child))
     return sorted(out, key=lambda s: s.start)
 
 
-def _chain(scopes: list[_Scope], line: int) -> list[str]:
+def _chain(scopes: list[Scope], line: int) -> list[str]:
     names: list[str] = []
     level = scopes
     while level:
@@ -109,7 +90,7 @@ def scoped_lines(path: str, source: str | None, lines: Iterable[int]) -> list[Sc
     wanted = sorted(set(lines))
     if not path.endswith(PYTHON_EXTENSIONS):
         return _other_language(path, source, module, wanted)
-    tree = _parse(source) if source is not None else None
+    tree = parse_python(source) if source is not None else None
     if tree is None or source is None:
         return [ScopedLine(n, (module,), parsed=False) for n in wanted]
     code = strip_comments(source, path).splitlines()
@@ -128,16 +109,12 @@ def _other_language(
     parsed = grammars.parse(path, source)
     if parsed is None:
         return [ScopedLine(n, (module,), parsed=False) for n in wanted]
-    top = [_converted(s) for s in parsed.scopes]
+    top = parsed.scopes
     return [
         ScopedLine(n, (module, *_chain(top, n)), parsed=True)
         for n in wanted
         if n in parsed.code_lines
     ]
-
-
-def _converted(scope: grammars.Scope) -> _Scope:
-    return _Scope(scope.name, scope.start, scope.end, [_converted(c) for c in scope.children])
 
 
 def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] | None:
@@ -146,7 +123,7 @@ def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] 
     if source is None:
         return None
     if path.endswith(PYTHON_EXTENSIONS):
-        tree = _parse(source)
+        tree = parse_python(source)
         if tree is None:
             return None
         top = _scopes(tree)
@@ -154,11 +131,11 @@ def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] 
         parsed = grammars.parse(path, source)
         if parsed is None:
             return None
-        top = [_converted(s) for s in parsed.scopes]
+        top = parsed.scopes
     module = module_name(path)
     out: set[tuple[str, ...]] = set()
 
-    def visit(scopes: list[_Scope], prefix: tuple[str, ...]) -> None:
+    def visit(scopes: list[Scope], prefix: tuple[str, ...]) -> None:
         for scope in scopes:
             chain = (*prefix, scope.name)
             out.add(chain)
