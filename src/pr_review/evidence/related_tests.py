@@ -102,10 +102,11 @@ def related_tests(
                 for t in found[:MAX_PER_SOURCE]
             ]
         named = set(found[:MAX_PER_SOURCE])
+        importable = import_names(source, tree)
         extra = [
             (t, how)
             for t in changed_tests
-            if t not in named and (how := _touch_relation(source, t, imports.get(t), tree))
+            if t not in named and (how := _touch_relation(source, t, imports.get(t), importable))
         ]
         extra.sort(key=lambda item: (item[1] != "directory", -_shared(source, item[0]), item[0]))
         by_touch += [
@@ -136,23 +137,31 @@ Relation = Literal["directory", "import"]
 
 
 def _touch_relation(
-    source: str, test: str, test_imports: frozenset[str] | None, tree: frozenset[str]
+    source: str, test: str, test_imports: frozenset[str] | None, importable: frozenset[str]
 ) -> Relation | None:
-    """How a touched ``test`` relates to ``source`` ("directory", "import"), or None."""
+    """How a touched ``test`` relates to ``source`` ("directory", "import"), or None;
+    ``importable`` is :func:`import_names` of the source."""
     if _mirrors(source, test):
         return "directory"
-    if test_imports and PurePosixPath(source).suffix == ".py":
-        modules = module_names(source, tree)
-        packages = {
-            ".".join(parts[:i])
-            for module in modules
-            for parts in [module.split(".")]
-            for i in range(1, len(parts))
-            if parts[i - 1].lower() not in GENERIC_ROOTS
-        }
-        if any(name in modules or name in packages for name in test_imports):
-            return "import"
+    if test_imports and not importable.isdisjoint(test_imports):
+        return "import"
     return None
+
+
+def import_names(path: str, tree: frozenset[str]) -> frozenset[str]:
+    """The imports that reach a Python file: its :func:`module_names` and the packages above
+    them (a package below a generic root such as ``src`` only); empty for other files."""
+    if PurePosixPath(path).suffix != ".py":
+        return frozenset()
+    modules = module_names(path, tree)
+    packages = {
+        ".".join(parts[:i])
+        for module in modules
+        for parts in [module.split(".")]
+        for i in range(1, len(parts))
+        if parts[i - 1].lower() not in GENERIC_ROOTS
+    }
+    return modules | packages
 
 
 def module_names(path: str, tree: frozenset[str]) -> frozenset[str]:

@@ -73,13 +73,10 @@ class Redactor:
         value = _unquoted(value)
         if value in self._values:
             return self._values[value].placeholder
-        slug = _KIND.sub("_", kind.lower()).strip("_") or "secret"
-        self._counts[slug] = self._counts.get(slug, 0) + 1
-        placeholder = f"[REDACTED:{slug}#{self._counts[slug]}]"
-        redaction = Redaction(kind=slug, placeholder=placeholder)
+        redaction = self._fresh(_KIND.sub("_", kind.lower()).strip("_") or "secret")
         for form in _forms(value):
             self._values.setdefault(form, redaction)
-        return placeholder
+        return redaction.placeholder
 
     def absorb(self, other: Redactor) -> None:
         """Know every value ``other`` knows too (a run's registry given to a longer-lived
