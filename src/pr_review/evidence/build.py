@@ -19,6 +19,7 @@ from pr_review.evidence.generated import Excluded, detect, is_lock_file
 from pr_review.evidence.guards import guard_factors
 from pr_review.evidence.handlers import confirm as confirm_handlers
 from pr_review.evidence.hotspots import hotspots
+from pr_review.evidence.input_flows import input_flow_factors
 from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
 from pr_review.evidence.neutral import Neutrality, analyse
@@ -89,6 +90,7 @@ def build_pack(
         budget = None
         structure = security_scope_factors(files, code_paths, pr.base_tree, pr.head_tree)
         structure += guard_factors(files, pr.base_tree, pr.head_tree)
+        structure += input_flow_factors(files, pr.base_tree, pr.head_tree)
     risk_files = files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
         RiskInputs(
