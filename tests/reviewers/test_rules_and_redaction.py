@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pr_review.errors import UserError
 from pr_review.reviewers.context import number_diff
@@ -13,7 +15,15 @@ from pr_review.reviewers.interface import ModelRequest, ModelResult
 from pr_review.reviewers.output import ExtractOutput
 from pr_review.reviewers.policy import extract_verifiers, load_policies, write_example_verifier
 from pr_review.reviewers.redact import Redactor
-from pr_review.reviewers.untrusted import RULES, InjectionRule, fence, new_fence_token, scan
+from pr_review.reviewers.untrusted import (
+    _HTML_COMMENT,
+    RULES,
+    InjectionRule,
+    fence,
+    new_fence_token,
+    scan,
+    scan_added_lines,
+)
 from pr_review.schema.policy import PolicyFile
 from pr_review.verifiers.secret_patterns import RULES as SECRET_RULES
 
@@ -24,6 +34,36 @@ def test_injection_rule_examples(rule: InjectionRule) -> None:
         assert rule.pattern.search(text), text
     for text in rule.does_not_match:
         assert not rule.pattern.search(text), text
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [t for rule in RULES for t in (*rule.matches, *rule.does_not_match)]
+            + ["<!--", "-->", "\n", " ", "plain words", "##", "INST]"]
+        ),
+        max_size=6,
+    )
+)
+def test_the_one_pass_prefilter_never_hides_a_hit(parts: list[str]) -> None:
+    text = "".join(parts)
+    comments = [c.group(1) for c in _HTML_COMMENT.finditer(text)]
+    hidden = sum(any(r.pattern.search(inner) for r in RULES) for inner in comments)
+    every_rule = sum(len(list(r.pattern.finditer(text))) for r in RULES)
+    assert len(scan(text, "diff")) == every_rule + hidden
+
+
+_FRAGMENTS = st.sampled_from(
+    [t for rule in RULES for t in (*rule.matches, *rule.does_not_match)]
+    + ["<!--", "-->", " ", "plain words", "##", "INST]", "ignore", "previous instructions"]
+)
+
+
+@given(st.lists(st.lists(_FRAGMENTS, max_size=3).map(" ".join), max_size=8))
+def test_added_lines_searched_as_one_text_hit_as_each_line_alone(lines: list[str]) -> None:
+    rows = [("a.py", n, text) for n, text in enumerate(lines, start=1)]
+    one_by_one = [hit for path, n, text in rows for hit in scan(text, "diff", file=path, line=n)]
+    assert scan_added_lines(rows) == one_by_one
 
 
 def test_hidden_html_comment_with_instructions_is_reported() -> None:

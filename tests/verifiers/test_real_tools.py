@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pr_review.schema.enums import TrustMode, VerifierStatus
 from pr_review.schema.pack import Verification, VerifierRun
 from pr_review.sources.model import PullRequest
-from pr_review.verifiers import run_verifiers
+from pr_review.verifiers import builtin, run_verifiers, sides
 from pr_review.verifiers.settings import VerifierSettings
 from tests.verifiers.prs import make_pr
 
@@ -303,3 +304,45 @@ def test_python_files_over_the_byte_budget_are_named_not_parsed(tmp_path: Path) 
         assert "app/small.py" in run.files_checked
         assert "over 2 MB: app/data.py" in (run.reason or "")
     assert hits(by_name(verification, "ruff"), "app/small.py") == {("F821", 1)}
+
+
+def test_bandit_split_across_processes_reports_what_one_process_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Old problems on context lines make the base side run too: both sides get split.
+    risky = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.call(cmd, shell=True)\n"
+    base = {f"app/m{i}.py": risky for i in range(5)}
+    query = "\n\ndef q(x):\n    return f'SELECT * FROM t WHERE a = {x}'\n"
+    head = dict.fromkeys(base, risky + query)
+    pr = make_pr(tmp_path / "repo", base, head)
+    settings = VerifierSettings.model_validate(
+        {"builtin": {"secrets": False, "mypy": False, "ruff": False}}
+    )
+
+    def bandit_run(cores: int, min_bytes: int) -> tuple[VerifierRun, list[str]]:
+        monkeypatch.setattr(sides, "usable_cores", lambda: cores)
+        monkeypatch.setattr(builtin, "usable_cores", lambda: cores)
+        monkeypatch.setattr(sides, "SHARD_MIN_BYTES", min_bytes)
+        reports: list[str] = []
+        real = sides.run_tool
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            reports.append(kwargs["side"].output_for("bandit", Path()).name)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(sides, "run_tool", spy)
+        verification = run_verifiers(
+            pr, settings, trust_mode=TrustMode.UNTRUSTED, tmp_root=tmp_path
+        )
+        return by_name(verification, "bandit"), sorted(reports)
+
+    whole, whole_reports = bandit_run(1, 1)
+    split, split_reports = bandit_run(3, 1)
+    assert whole_reports == ["bandit-base.out", "bandit-head.out"]
+    assert split_reports == [f"bandit-{s}-{i}.out" for s in ("base", "head") for i in (1, 2, 3)]
+    assert whole.findings
+    assert whole.findings == split.findings
+    assert {(f.file, f.rule_id) for f in split.findings} == {
+        (f"app/m{i}.py", "B608") for i in range(5)
+    }
+    assert split.files_checked == whole.files_checked

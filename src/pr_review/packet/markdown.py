@@ -28,12 +28,12 @@ def render_packet(inp: PacketInput) -> str:
     """The packet Markdown; first line is the packet marker, last the state block."""
     state = render_state(inp.state or build_memory(inp.sha, inp.config_hash, inp.surfaced))
     room = BUDGET - len(state) - 1
-    surfaced = inp.surfaced
-    body = _body(inp, surfaced, compact=False, cut=0)
+    parts = _Parts(inp)
+    body = parts.body(compact=False, cut=0)
     if not _fits(body, room):
-        body = _body(inp, surfaced, compact=True, cut=0)
+        body = parts.body(compact=True, cut=0)
     if not _fits(body, room):
-        body = _largest_cut(inp, surfaced, room)
+        body = _largest_cut(parts, room)
     if not _fits(body, room):
         body = _hard_cut(body, room)
     return f"{body}\n{state}\n"
@@ -47,15 +47,95 @@ def _fits(body: str, room: int) -> bool:
     )
 
 
-def _largest_cut(inp: PacketInput, surfaced: Sequence[SynthesizedFinding], room: int) -> str:
-    low, high = 0, len(surfaced)  # low: findings kept; find the most that fit
+def _largest_cut(parts: _Parts, room: int) -> str:
+    total = len(parts.surfaced)
+    low, high = 0, total  # low: findings kept; find the most that fit
     while low < high:
         mid = (low + high + 1) // 2
-        if _fits(_body(inp, surfaced, compact=True, cut=len(surfaced) - mid), room):
+        if _fits(parts.body(compact=True, cut=total - mid), room):
             low = mid
         else:
             high = mid - 1
-    return _body(inp, surfaced, compact=True, cut=len(surfaced) - low)
+    return parts.body(compact=True, cut=total - low)
+
+
+class _Parts:
+    """Each section, and each finding in each form, rendered once: fitting the packet tries
+    many cuts, and only the findings part differs between them."""
+
+    def __init__(self, inp: PacketInput) -> None:
+        self.inp = inp
+        self.surfaced: Sequence[SynthesizedFinding] = inp.surfaced
+        self.before = [
+            [sections.MARKER, "## PR review packet"],
+            sections.summary(inp),
+            sections.not_run(inp),
+            sections.lane(inp),
+            sections.verification(inp),
+        ]
+        self.after = [
+            sections.other_checks(inp),
+            sections.minor_notes(inp),
+            sections.memory(inp),
+            sections.human_questions(inp),
+            sections.focus(inp),
+            coverage(inp),
+            metadata(inp),
+            [sections.STATEMENT],
+        ]
+        self._full: dict[int, list[str]] = {}
+        self._compact: dict[int, str] = {}
+
+    def full(self, i: int) -> list[str]:
+        """Finding ``i`` in full."""
+        if i not in self._full:
+            self._full[i] = sections.finding_full(self.surfaced[i], self.inp)
+        return self._full[i]
+
+    def compact(self, i: int) -> str:
+        """Finding ``i`` on one line."""
+        if i not in self._compact:
+            self._compact[i] = sections.finding_compact(self.surfaced[i], self.inp)
+        return self._compact[i]
+
+    def body(self, *, compact: bool, cut: int) -> str:
+        """The packet without its state block, the last ``cut`` findings left out."""
+        parts = [*self.before, self.findings(compact=compact, cut=cut), *self.after]
+        return "\n\n".join("\n".join(p).strip("\n") for p in parts if p)
+
+    def findings(self, *, compact: bool, cut: int) -> list[str]:
+        """The findings section."""
+        total = len(self.surfaced)
+        kept = total - cut
+        lines = [f"### Findings ({total})", ""]
+        if not total:
+            return [*lines, sections.CLEAN, "", sections.checked(self.inp)]
+        for i in range(min(kept, OPEN_FINDINGS)):
+            lines += [*self.full(i), ""]
+        rest = range(OPEN_FINDINGS, kept)
+        if rest:
+            lines += [
+                (
+                    f"<details><summary>{len(rest)} more finding(s), ranks "
+                    f"{OPEN_FINDINGS + 1}–{kept}</summary>"
+                ),
+                "",
+            ]
+            for i in rest:
+                if compact:
+                    lines.append(self.compact(i))
+                else:
+                    lines += [*self.full(i), ""]
+            lines += ["", "</details>"]
+        if cut:
+            lines += [
+                "",
+                (
+                    f"_{cut} lowest-ranked finding(s) were cut to fit GitHub's comment size "
+                    "limit; every finding is in the run's findings.json._"
+                ),
+            ]
+        return lines
 
 
 def _hard_cut(body: str, room: int) -> str:
@@ -67,59 +147,3 @@ def _hard_cut(body: str, room: int) -> str:
     return head + note
 
 
-def _body(
-    inp: PacketInput, surfaced: Sequence[SynthesizedFinding], *, compact: bool, cut: int
-) -> str:
-    kept = surfaced[: len(surfaced) - cut]
-    parts: list[list[str]] = [
-        [sections.MARKER, "## PR review packet"],
-        sections.summary(inp),
-        sections.not_run(inp),
-        sections.lane(inp),
-        sections.verification(inp),
-        _findings(inp, kept, compact=compact, cut=cut),
-        sections.other_checks(inp),
-        sections.minor_notes(inp),
-        sections.memory(inp),
-        sections.human_questions(inp),
-        sections.focus(inp),
-        coverage(inp),
-        metadata(inp),
-        [sections.STATEMENT],
-    ]
-    return "\n\n".join("\n".join(p).strip("\n") for p in parts if p)
-
-
-def _findings(
-    inp: PacketInput, kept: Sequence[SynthesizedFinding], *, compact: bool, cut: int
-) -> list[str]:
-    total = len(kept) + cut
-    lines = [f"### Findings ({total})", ""]
-    if not total:
-        return [*lines, sections.CLEAN, "", sections.checked(inp)]
-    for f in kept[:OPEN_FINDINGS]:
-        lines += [*sections.finding_full(f, inp), ""]
-    rest = kept[OPEN_FINDINGS:]
-    if rest:
-        lines += [
-            (
-                f"<details><summary>{len(rest)} more finding(s), ranks "
-                f"{OPEN_FINDINGS + 1}–{OPEN_FINDINGS + len(rest)}</summary>"
-            ),
-            "",
-        ]
-        for f in rest:
-            if compact:
-                lines.append(sections.finding_compact(f, inp))
-            else:
-                lines += [*sections.finding_full(f, inp), ""]
-        lines += ["", "</details>"]
-    if cut:
-        lines += [
-            "",
-            (
-                f"_{cut} lowest-ranked finding(s) were cut to fit GitHub's comment size limit; "
-                "every finding is in the run's findings.json._"
-            ),
-        ]
-    return lines

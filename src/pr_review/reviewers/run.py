@@ -9,6 +9,7 @@ Wall time is therefore close to the slowest chain of calls.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -108,14 +109,11 @@ def run_reviewers(
     say = progress or (lambda _message: None)
     env = collaborators or Collaborators()
     policies = load_policies(policy_files or {})
-    redactor = build_redactor(pack, diff)
-    # The gateway redacts every request as a whole, for every purpose (the synthesis
-    # tie-break included): it must know the values this run found too.
-    learn = getattr(model, "learn_secrets", None)
-    if callable(learn):
-        learn(redactor)
+    # Priming a redactor reads every added line for secrets (seconds on a large PR): done
+    # only when text may leave for a model or an injection quote must be masked.
+    primed = functools.cache(lambda: build_redactor(pack, diff))
     index = AnchorIndex.from_diff(diff)
-    hits = detect_injections(pack, diff, redactor.redact)
+    hits = detect_injections(pack, diff, lambda text: primed().redact(text))
     bad_files = tuple(invalid_file_run(name, problem) for name, problem in policies.problems)
     reason = skip_reason_for(pack, settings, model, skip_reason, NO_KEY_REASON)
     if reason is not None or model is None:
@@ -128,6 +126,12 @@ def run_reviewers(
             files_not_reviewed=files_not_reviewed(pack, diff, reviewed=None),
             unreviewed=unreviewed_files(pack, diff, reviewed=frozenset()),
         )
+    redactor = primed()
+    # The gateway redacts every request as a whole, for every purpose (the synthesis
+    # tie-break included): it must know the values this run found too.
+    learn = getattr(model, "learn_secrets", None)
+    if callable(learn):
+        learn(redactor)
     trigger = early_trigger(pack, settings)
     base = build_context(
         pack,
@@ -233,18 +237,21 @@ def unreviewed_files(
 def detect_injections(
     pack: EvidencePack, diff: Diff, redact: Callable[[str], str]
 ) -> list[InjectionHit]:
-    """Deterministic injection phrasing in PR-authored text, file names and added diff lines."""
-    hits = scan(redact(pack.pr.title), "pr_title") + scan(
-        redact(pack.pr.description), "pr_description"
-    )
+    """Deterministic injection phrasing in PR-authored text, file names and added diff lines.
+
+    Text is scanned as written; only text with a hit is redacted and scanned again, so the
+    quotes carry no secret and ``redact`` (priming it reads the whole diff) is rarely called.
+    """
+
+    def scanned(text: str, location: str, file: str | None = None) -> list[InjectionHit]:
+        return scan(redact(text), location, file=file) if scan(text, location) else []
+
+    hits = scanned(pack.pr.title, "pr_title") + scanned(pack.pr.description, "pr_description")
     for changed in diff.files:
         for name in dict.fromkeys(p for p in (changed.old_path, changed.path) if p):
-            hits += scan(redact(name), "file_name", file=changed.path)
+            hits += scanned(name, "file_name", file=changed.path)
     for issue in pack.context.linked_issues:
-        hits += scan(redact(f"{issue.title}\n{issue.body}"), "linked_issue")
-    # Every added line is scanned as written; only the few lines with a hit are redacted and
-    # scanned again, so the quotes carry no secret (redacting every line was most of a large
-    # review's time).
+        hits += scanned(f"{issue.title}\n{issue.body}", "linked_issue")
     added = ((f.path, n, text) for f in diff.files for h in f.hunks for n, text in h.added)
     flagged = {(hit.file, hit.line) for hit in scan_added_lines(added)}
     again = (

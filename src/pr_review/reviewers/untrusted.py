@@ -113,12 +113,19 @@ RULES: tuple[InjectionRule, ...] = (
 )
 
 _HTML_COMMENT = re.compile(r"<!--([\s\S]*?)-->")
+_ANY = re.compile(
+    "|".join(f"(?:{rule.pattern.pattern})" for rule in RULES) + r"|<!--",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""One pass that says whether any rule (or a hidden comment) can hit: most text has none."""
 
 
 def scan(
     text: str, location: str, *, file: str | None = None, line: int | None = None
 ) -> list[InjectionHit]:
     """Every rule hit in ``text``, plus hits inside hidden HTML comments."""
+    if not _ANY.search(text):
+        return []
     hits = [
         InjectionHit(rule.name, location, _quote(text, m), file, line)
         for rule in RULES

@@ -69,7 +69,9 @@ class Edge:
 
 def members_of(findings: Sequence[CandidateFinding]) -> tuple[Member, ...]:
     """Members in canonical order: by id, then by content, so order never matters."""
-    ordered = sorted(findings, key=lambda f: (f.finding_id, f.model_dump_json()))
+    ordered = sorted(findings, key=lambda f: f.finding_id)
+    if len({f.finding_id for f in ordered}) < len(ordered):  # rare: only then dump them all
+        ordered = sorted(ordered, key=lambda f: (f.finding_id, f.model_dump_json()))
     return tuple(
         Member(
             f,

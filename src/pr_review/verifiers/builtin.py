@@ -34,7 +34,7 @@ from pr_review.verifiers.rule_catalog import (
     RUFF_DEFAULT_SELECT,
 )
 from pr_review.verifiers.scope import DiffScope
-from pr_review.verifiers.sides import Side, run_tool
+from pr_review.verifiers.sides import Side, run_sharded, usable_cores
 from pr_review.verifiers.stage import has_text
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -64,6 +64,7 @@ def two_sided(
     argv_for: ArgvFor,
     parse: Parse,
     per_file: bool = False,
+    shards: int = 1,
 ) -> Outcome:
     """Run a tool on the head files, then on the base files, and parse both.
 
@@ -71,7 +72,8 @@ def two_sided(
     the base side only for the files whose head findings need it: a finding on a line the PR
     did not add is kept only when it is new compared to base (see :mod:`.scope`); findings on
     added lines, and files without such findings, never look at base. Scoping gives the same
-    result as with every base file checked, for a fraction of the base run.
+    result as with every base file checked, for a fraction of the base run. ``shards`` (for
+    per-file tools that use one core) splits each side into that many processes at once.
     """
     written = python_files(ctx.head_files)
     unchecked = unchecked_note(ctx, written)
@@ -82,11 +84,14 @@ def two_sided(
     prefix = ctx.locate(module, tool)
     if prefix is None:
         return Skipped(f"{tool} is not installed (neither `python -m {module}` nor on PATH)")
+
+    def argv(side: Side, out: Path) -> list[str]:
+        return [*prefix, *argv_for(side, out)]
+
     head_side = Side(ctx.workspace.head, head_files, "head")
-    head = run_tool(
-        ctx, deadline, tool, side=head_side, argv_for=_bind(prefix, argv_for, head_side),
-        parse=parse,
-    )  # fmt: skip
+    head = run_sharded(
+        ctx, deadline, tool, side=head_side, argv_for=argv, parse=parse, limit=shards
+    )
     if not isinstance(head, tuple):
         return _with_files(head, head_files)
     base_files = python_files(ctx.base_files)
@@ -96,10 +101,9 @@ def two_sided(
     if not base_files:
         return Checked(head, (), head_files, note=note or None)
     base_side = Side(ctx.workspace.base, base_files, "base")
-    base = run_tool(
-        ctx, deadline, tool, side=base_side, argv_for=_bind(prefix, argv_for, base_side),
-        parse=parse,
-    )  # fmt: skip
+    base = run_sharded(
+        ctx, deadline, tool, side=base_side, argv_for=argv, parse=parse, limit=shards
+    )
     if not isinstance(base, tuple):
         return _with_files(base, head_files)
     return Checked(head, base, head_files, note=note or None)
@@ -146,13 +150,6 @@ def base_files_needed(scope: DiffScope, head: Sequence[RawFinding]) -> frozenset
         for f in head
         if f.path in scope.base_paths and not scope.hits(f.path, f.line)
     )
-
-
-def _bind(prefix: tuple[str, ...], argv_for: ArgvFor, side: Side) -> Callable[[Path], list[str]]:
-    def argv(out: Path) -> list[str]:
-        return [*prefix, *argv_for(side, out)]
-
-    return argv
 
 
 def _with_files(outcome: Skipped | TimedOut, files: tuple[str, ...]) -> Skipped | TimedOut:
@@ -232,7 +229,14 @@ class Bandit:
             return findings if config else bandit_default_set(findings)
 
         return two_sided(
-            ctx, deadline, "bandit", module="bandit", argv_for=argv, parse=parse, per_file=True
+            ctx,
+            deadline,
+            "bandit",
+            module="bandit",
+            argv_for=argv,
+            parse=parse,
+            per_file=True,
+            shards=min(usable_cores(), ctx.settings.max_parallel),
         )
 
 

@@ -103,20 +103,38 @@ def fingerprint(file: str, cited: str, rule_id: str | None) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def _cited_lines(diff: Diff, finding: VerifierFinding) -> str | None:
+class AddedLines:
+    """Each file's added lines by number, built once per file on first use."""
+
+    def __init__(self, diff: Diff) -> None:
+        self._diff = diff
+        self._files: dict[str, dict[int, str] | None] = {}
+
+    def of(self, path: str) -> dict[int, str] | None:
+        """``path``'s added lines, or None when the PR did not touch it."""
+        if path not in self._files:
+            file_diff = self._diff.file(path)
+            self._files[path] = (
+                None
+                if file_diff is None
+                else {n: text for h in file_diff.hunks for n, text in h.added}
+            )
+        return self._files[path]
+
+
+def _cited_lines(added_lines: AddedLines, finding: VerifierFinding) -> str | None:
     """The added lines the finding points at, joined; None when none of them was added."""
-    file_diff = diff.file(finding.file)
-    if file_diff is None or finding.line is None:
+    added = added_lines.of(finding.file)
+    if added is None or finding.line is None:
         return None
     last = finding.end_line or finding.line
-    added = {n: text for h in file_diff.hunks for n, text in h.added}
     cited = [added[n] for n in range(finding.line, last + 1) if n in added]
     return "\n".join(cited) if cited else None
 
 
-def _candidate(run: VerifierRun, finding: VerifierFinding, diff: Diff) -> CandidateFinding:
+def _candidate(run: VerifierRun, finding: VerifierFinding, added: AddedLines) -> CandidateFinding:
     category = category_of(run.name)
-    cited = _cited_lines(diff, finding)
+    cited = _cited_lines(added, finding)
     # Without cited added lines (a new problem on an untouched line), the message stands in
     # for the content; it names the problem, not the position.
     digest = fingerprint(finding.file, cited if cited is not None else finding.message,
@@ -160,9 +178,10 @@ def verifier_candidates(verification: Verification, diff: Diff) -> tuple[Candida
     """Every finding of every verifier run as a candidate finding, ids unique and stable."""
     out: list[CandidateFinding] = []
     seen: dict[str, int] = {}
+    added = AddedLines(diff)
     for run in verification.verifiers:
         for finding in run.findings:
-            candidate = _candidate(run, finding, diff)
+            candidate = _candidate(run, finding, added)
             count = seen.get(candidate.finding_id, 0)
             seen[candidate.finding_id] = count + 1
             if count:

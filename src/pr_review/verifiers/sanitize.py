@@ -11,6 +11,7 @@ are kept: they say where the problem is without being the secret.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pr_review.verifiers.secret_patterns import find_redactable
 
@@ -27,11 +28,14 @@ def sanitize_message(message: str) -> str:
     return mask_secrets(_CLAIMED_VALUE.sub(lambda m: m.group(1) + WITHHELD, message))
 
 
+@lru_cache(maxsize=32_768)
 def mask_secrets(text: str) -> str:
     """``text`` with every span the secret rules recognize replaced by ``[REDACTED:kind]``.
 
     Used for code a finding cites (a flagged line holds the value) and for every text a
     published surface shows; lines are kept (a multi-line key becomes one placeholder per line).
+    Cached: a packet shows the same rule texts thousands of times, and fitting it to
+    GitHub's size limit renders findings more than once.
     """
     for match in reversed(find_redactable(text)):
         span = text[match.start : match.end]
