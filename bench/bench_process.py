@@ -242,8 +242,8 @@ def answer_nothing(latency: float) -> Callable[[Any], Any]:
     def handle(request: Any) -> Any:
         tool = request.tool_name or ""
         payload: dict[str, Any] = {"findings": []}
-        if tool not in ("submit_findings", "submit_challenge", ""):
-            payload = {}
+        if tool not in ("submit_review", "submit_challenge", ""):
+            payload = {"instructions": []}
         return tool_reply(request, payload, delay_s=latency)
 
     return handle
@@ -368,8 +368,16 @@ def whole_process(args: argparse.Namespace) -> bool:
                     f"  rep {rep + 1}: {name:28} {seconds:7.2f} s {rss / 2**20:7.0f} MiB",
                     flush=True,
                 )
+                refused = _failed_reviewers(err)
+                if refused:  # a run whose answers were refused measures nothing
+                    raise RuntimeError(f"{name}: reviewers failed: {refused[:3]}")
         calls = len(server.requests)
     return report(results, args.reps, calls)
+
+
+def _failed_reviewers(stderr: str) -> list[str]:
+    """Reviewer runs the progress log reports as failed (``pr-review: <run>: failed``)."""
+    return re.findall(r"^pr-review: (\S+): failed$", stderr, flags=re.MULTILINE)
 
 
 def report(results: dict[str, Measured], reps: int, calls: int) -> bool:

@@ -162,3 +162,29 @@ def test_an_injection_line_is_quoted_without_the_secret_it_carries() -> None:
     assert quotes
     assert all(token[-12:] not in q for q in quotes)  # not even the tail the window would keep
     assert any("github_token#1]" in q for q in quotes)
+
+
+def test_a_large_text_is_scanned_once_and_reredacted_when_a_value_is_learned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pr_review.reviewers import redact
+
+    scans: list[int] = []
+    real = redact.find_redactable
+
+    def counting(text: str) -> object:
+        scans.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(redact, "find_redactable", counting)
+    secret = "Zq8Rt2Vx6Yb1Nc4Md7Lf0Kg3"
+    prefix = "evidence line\n" * 1000 + f"mentions {secret} once\n"
+    redactor = Redactor()
+    first = redactor.redact(prefix)
+    assert redactor.redact(prefix) == first  # the same request prefix, unit after unit
+    assert scans == [len(prefix)]
+    assert secret in first  # nothing says it is a secret yet
+    redactor.add(secret, "token")
+    again = redactor.redact(prefix)
+    assert secret not in again
+    assert "[REDACTED:token#1]" in again

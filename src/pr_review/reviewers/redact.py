@@ -35,6 +35,8 @@ from pr_review.verifiers.secret_patterns import find_redactable, is_placeholder
 _ASSIGNMENT = re.compile(r"^(\s*[^=:\s][^=:]{0,80}?(?:=|:)\s*)(\S.*)$")
 _DIFF_MARKERS = "+- "
 _KIND = re.compile(r"[^a-z0-9]+")
+_REMEMBERED_CHARS = 4096
+"""Texts at least this long are remembered once scanned and once redacted."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,11 @@ class Redactor:
     _values: dict[str, Redaction] = field(default_factory=dict)
     _counts: dict[str, int] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _learned: set[str] = field(default_factory=set, repr=False)
+    """Large texts already scanned: a PR reviewed in units sends the same evidence prefix with
+    every request, and scanning it again each time made a review quadratic in its size."""
+    _replaced: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    """Large text -> (values known when it was redacted, its redacted form)."""
     _order: list[tuple[str, str]] | None = field(default=None, repr=False)
     """Known values longest first with their placeholders; rebuilt when a value is added."""
 
@@ -98,8 +105,12 @@ class Redactor:
     def learn(self, text: str) -> None:
         """Register every pattern match in ``text`` (without replacing anything)."""
         with self._lock:
+            if text in self._learned:
+                return  # scanning it again would register nothing new
             for match in find_redactable(text):
                 self._add(text[match.start : match.end], match.kind)
+            if len(text) >= _REMEMBERED_CHARS:
+                self._learned.add(text)
 
     def redact(self, text: str) -> str:
         """``text`` with every known value and every pattern match replaced."""
@@ -108,14 +119,22 @@ class Redactor:
 
     def _replace_known(self, text: str) -> str:
         with self._lock:
-            if self._order is None or len(self._order) != len(self._values):
+            known = len(self._values)
+            if self._order is None or len(self._order) != known:
                 # Longest first, so a value containing another is replaced whole.
                 ordered = sorted(self._values, key=len, reverse=True)
                 self._order = [(v, self._values[v].placeholder) for v in ordered]
             order = self._order
+            remembered = self._replaced.get(text)
+        if remembered is not None and remembered[0] == known:
+            return remembered[1]  # values are only ever added: same count, same mapping
+        original = text
         for value, placeholder in order:
             if value in text:
                 text = _replace_keeping_lines(text, value, placeholder)
+        if len(original) >= _REMEMBERED_CHARS:
+            with self._lock:
+                self._replaced[original] = (known, text)
         return text
 
     def redact_payload(self, payload: _Payload) -> _Payload:

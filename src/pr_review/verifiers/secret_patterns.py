@@ -188,6 +188,10 @@ _PLACEHOLDER = re.compile(
     r"|password|secret|token|string|required|self|env|os\.environ\S*|getenv\S*)$"
 )
 _DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
+"""``get_token(request``: the value of ``token = get_token(request)`` is code, not a secret
+(redacting it hid the code a reviewer reads, and a large PR's thousands of such "values"
+made every model request slow to redact)."""
 
 
 def is_placeholder(value: str) -> bool:
@@ -200,6 +204,7 @@ def is_placeholder(value: str) -> bool:
         len(stripped) < 4
         or _PLACEHOLDER.match(stripped) is not None
         or _DOTTED_NAME.match(stripped) is not None
+        or _CALL.match(stripped) is not None
         or len(set(stripped)) <= 2
     )
 
@@ -237,7 +242,13 @@ REDACTION_RULES: tuple[SecretRule, ...] = (
         r"(?i)" + _KEYWORD + r"[\w.-]*[\"']?\s*(?:=|:|=>|\bis\b)\s*"
         r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`,;]{4,256})(?P=q)" + _VALUE_END,
         ('DB_PASSWORD = "' + "hunter2hunter" + '"', "the db password: " + "Tr0ub4dor3"),
-        ('password = "changeme"', "password = os.environ['X']", "token: ${TOKEN}"),
+        (
+            'password = "changeme"',
+            "password = os.environ['X']",
+            "token: ${TOKEN}",
+            "token = self.queue(token)",
+            "password = get_password(user, realm)",
+        ),
     ),
     _rule(
         "azure_storage_key",
