@@ -109,8 +109,22 @@ _TIMING = re.compile(r"^pr-review: timing: (?P<stage>.+?)\s+(?P<s>[0-9.]+) s$")
 
 
 def stages_of(stderr: str) -> dict[str, float]:
-    """``pr-review: timing: <stage> <seconds> s`` lines of ``--timings``."""
-    return {m["stage"].strip(): float(m["s"]) for m in map(_TIMING.match, stderr.splitlines()) if m}
+    """``pr-review: timing: <stage> <seconds> s`` lines of ``--timings``; one line per
+    reviewer call (``fresh_eyes:api#3: ran``) is summed into ``reviewer calls (N)``."""
+    out: dict[str, float] = {}
+    calls, total = 0, 0.0
+    for m in map(_TIMING.match, stderr.splitlines()):
+        if m is None:
+            continue
+        stage = m["stage"].strip()
+        if re.match(r"^(fresh_eyes|challenger|policy)\S*#\d+: ", stage):
+            calls += 1
+            total += float(m["s"])
+        else:
+            out[stage] = float(m["s"])
+    if calls:
+        out[f"reviewer runs ({calls}), summed"] = total
+    return out
 
 
 def _git(repo: Path, *args: str) -> str:
