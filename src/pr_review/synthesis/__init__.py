@@ -7,8 +7,9 @@ reading the configuration (which imports :mod:`.settings`) does not import the e
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pr_review.lazy import exports
 
 if TYPE_CHECKING:
     from pr_review.synthesis.core import SynthesisResult, synthesize
@@ -48,9 +49,4 @@ _HOMES = {
     "synthesize": "core",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """The public name ``name``, imported from its module on first use."""
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+__getattr__ = exports(__name__, _HOMES)

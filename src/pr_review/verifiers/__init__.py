@@ -11,8 +11,9 @@ pay for the tool runners' imports.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pr_review.lazy import exports
 
 if TYPE_CHECKING:
     from pr_review.verifiers.candidates import verifier_candidates
@@ -27,9 +28,4 @@ _HOMES = {
     "verifier_candidates": "candidates",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """The public name ``name``, imported from its module on first use."""
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+__getattr__ = exports(__name__, _HOMES)
