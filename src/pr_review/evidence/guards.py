@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.pyast import functions, parse_python
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -67,20 +67,7 @@ def guards(source: str) -> dict[str, list[tuple[str, int]]] | None:
     tree = parse_python(source)
     if tree is None:
         return None
-    out: dict[str, list[tuple[str, int]]] = {}
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = f"{prefix}.{child.name}" if prefix else child.name
-                if not isinstance(child, ast.ClassDef):
-                    out[name] = _guards_of(child)
-                visit(child, name)
-            else:
-                visit(child, prefix)
-
-    visit(tree, "")
-    return out
+    return {name: _guards_of(function) for name, function in functions(tree)}
 
 
 def lost_guards(

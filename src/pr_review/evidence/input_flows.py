@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.pyast import functions, parse_python
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -240,18 +240,8 @@ def flows(source: str) -> list[Flow] | None:
     if tree is None:
         return None
     out = _function_flows("<module>", tree)
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = f"{prefix}.{child.name}" if prefix else child.name
-                if not isinstance(child, ast.ClassDef):
-                    out.extend(_function_flows(name, child))
-                visit(child, name)
-            else:
-                visit(child, prefix)
-
-    visit(tree, "")
+    for name, function in functions(tree):
+        out.extend(_function_flows(name, function))
     return out
 
 
@@ -288,8 +278,9 @@ def input_flow_factors(
     out: list[RiskFactor] = []
     for path, (old, new) in sides.items():
         local_old, local_new = Counter(f.key for f in old), Counter(f.key for f in new)
-        removed = [f for f in old if gone[f.key] and (local_old - local_new)[f.key]]
-        added = [f for f in new if came[f.key] and (local_new - local_old)[f.key]]
+        lost_here, new_here = local_old - local_new, local_new - local_old
+        removed = [f for f in old if gone[f.key] and lost_here[f.key]]
+        added = [f for f in new if came[f.key] and new_here[f.key]]
         if not removed and not added:
             continue
         first, verb = (added[0], "now") if added else (removed[0], "no longer")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 
 MAX_SOURCE_CHARS = 1_000_000
 """Larger sources are not parsed (the lexical analysis still runs on their changed lines)."""
@@ -141,6 +142,22 @@ def lost_error_paths(old: str, new: str) -> list[tuple[str, str, int]] | None:
         if not kind.startswith("except")
         or guarded.get(line, set()) & remaining_statements.get(scope, set())
     ]
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, Function]]:
+    """Every function and method below ``tree``, nested ones too, with its qualified name
+    (``Class.method``, ``outer.inner``), each before the functions inside it."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{prefix}.{child.name}" if prefix else child.name
+            if not isinstance(child, ast.ClassDef):
+                yield name, child
+            yield from functions(child, name)
+        else:
+            yield from functions(child, prefix)
 
 
 def _scoped_walk(tree: ast.AST) -> list[tuple[str, ast.AST]]:
