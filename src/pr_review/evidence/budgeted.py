@@ -8,26 +8,27 @@ red by size and cannot be reviewed whole; what a reviewer still needs from the c
   access changes cannot wait for a split, and their factors demand a security note or
   migration guidance); the other categories, crypto and SQL construction included, are left
   to the line-level review of the split parts;
-- joins each side of a file once and finds the category's trigger words with ``str.find``
-  over the lower-cased text (C speed, no per-line Python loop), and hands at most
-  :data:`LINES_PER_TRIGGER` lines per trigger word, file and side to the rules;
+- joins each side of a file once and finds every category's trigger words in one pass over
+  the lower-cased text (:mod:`.triggers`, C speed, no per-line Python loop), and hands at
+  most :data:`LINES_PER_TRIGGER` lines per trigger word, file and side to the rules;
 - does not strip comments and skips check-then-act (both need line-level work).
 
 It returns the same :class:`FileScan` values as the full scan, so risk factors (same names,
-one per file) and hotspots come from the same code. Line numbers are exact: a line's index
-is the count of newlines before it, mapped through the side's line numbers.
+one per file) and hotspots come from the same code. Line numbers are exact: trigger words are
+found by line index, mapped through the side's line numbers.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from pr_review.evidence.content import MAX_HITS, FileScan
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Hit, combine, hits_in_span
+from pr_review.evidence.triggers import lines_holding
 from pr_review.sources.diff import FileDiff
 
 BUDGETED = frozenset({"secrets", "permission-authorization", "data-migration"})
@@ -44,61 +45,47 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
 
 
 class _Side:
-    """One side of a file's change joined once; line numbers computed only when needed."""
+    """One side of a file's change, with the lines holding each trigger word found once."""
 
-    def __init__(self, pairs: Sequence[tuple[int, str]]) -> None:
+    def __init__(self, pairs: Sequence[tuple[int, str]], words: Iterable[str]) -> None:
         self.pairs = pairs
-        self.text = "\n".join(t for _, t in pairs)
-        self.lowered = self.text.lower()
+        lowered = "\n".join(t for _, t in pairs).lower()
+        self.found = lines_holding(lowered, words, cap=LINES_PER_TRIGGER)
 
-    def candidates(self, triggers: Sequence[str]) -> list[tuple[int, int]]:
-        """Spans of the lines holding a trigger: the first few per trigger, in text order.
+    def candidates(self, triggers: Sequence[str]) -> list[int]:
+        """Indexes of the lines holding a trigger: the first few per trigger, in text order.
 
         A cap per trigger (not only per category) so a word on every line ("key") cannot
         crowd out a rare, precise one ("akia", "-----begin") further down the file.
         """
-        low = self.lowered
-        starts: set[int] = set()
-        for trigger in triggers:
-            index, taken = low.find(trigger), 0
-            while index >= 0 and taken < LINES_PER_TRIGGER:
-                start = low.rfind("\n", 0, index) + 1
-                starts.add(start)
-                taken += 1
-                end = low.find("\n", index)
-                if end < 0:
-                    break
-                index = low.find(trigger, end)
-        spans = []
-        for start in sorted(starts):
-            end = low.find("\n", start)
-            spans.append((start, len(low) if end < 0 else end))
-        return spans
-
-    def number_at(self, offset: int) -> int:
-        """The line number (as given in the diff) of the line holding ``offset``."""
-        return self.pairs[self.text.count("\n", 0, offset)][0]
+        return sorted({line for t in triggers for line in self.found.get(t, ())})
 
 
 def _side_hits(side: _Side | None, category: Category, pattern: re.Pattern[str]) -> list[Hit]:
-    if side is None or not side.text:
+    if side is None:
         return []
-    spans = side.candidates(category.triggers)
-    if not spans:
+    lines = side.candidates(category.triggers)
+    if not lines:
         return []
     # The candidate lines joined: one search per rule instead of one per rule and line.
-    excerpt = "\n".join(side.text[start:end] for start, end in spans)
+    excerpt = "\n".join(side.pairs[i][1] for i in lines)
     starts, offset = [], 0
-    for start, end in spans:
+    for i in lines:
         starts.append(offset)
-        offset += end - start + 1
+        offset += len(side.pairs[i][1]) + 1
     found: list[Hit] = []
     for rule, at in hits_in_span(pattern, excerpt, 0, len(excerpt)):
-        index = bisect_right(starts, at) - 1
-        found.append(Hit(rule, side.number_at(spans[index][0])))
+        found.append(Hit(rule, side.pairs[lines[bisect_right(starts, at) - 1]][0]))
         if len(found) >= KEPT_HITS:
             break
     return found
+
+
+def _words(compiled: Sequence[tuple[Category, re.Pattern[str]]], *, removed: bool) -> set[str]:
+    """Trigger words of the categories run on a file's added (or removed) side."""
+    return {
+        t for c, _ in compiled if not removed or c.policy.removed is not None for t in c.triggers
+    }
 
 
 def scan_file_budgeted(f: FileDiff, *, full: bool) -> FileScan:
@@ -106,9 +93,13 @@ def scan_file_budgeted(f: FileDiff, *, full: bool) -> FileScan:
     compiled = [(c, p) for c, p in _compiled() if full or c.policy.any_file]
     if not compiled or not f.hunks:
         return FileScan(f.path)
-    added = _Side([pair for h in f.hunks for pair in h.added])
-    wants_removed = any(c.policy.removed is not None for c, _ in compiled)
-    removed = _Side([pair for h in f.hunks for pair in h.removed]) if wants_removed else None
+    added = _Side([pair for h in f.hunks for pair in h.added], _words(compiled, removed=False))
+    removed_words = _words(compiled, removed=True)
+    removed = (
+        _Side([pair for h in f.hunks for pair in h.removed], removed_words)
+        if removed_words
+        else None
+    )
     result_added: dict[str, list[Hit]] = {}
     result_removed: dict[str, list[Hit]] = {}
     for category, pattern in compiled:

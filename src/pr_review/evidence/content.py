@@ -17,6 +17,7 @@ from pr_review.evidence.lexing import strip_comments, strip_strings
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
+from pr_review.evidence.triggers import lines_holding
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 from pr_review.verifiers.secret_patterns import is_placeholder
@@ -72,6 +73,11 @@ class FileScan:
 
 
 @lru_cache(maxsize=1)
+def _all_triggers() -> frozenset[str]:
+    return frozenset(t for c in CATEGORIES for t in c.triggers)
+
+
+@lru_cache(maxsize=1)
 def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
     return tuple((c, combine(r.pattern for r in c.rules)) for c in CATEGORIES)
 
@@ -90,8 +96,14 @@ def scan_file(
     code_added = _code_block(raw_added, f.path, new)
     code_removed = _code_block(raw_removed, f.path, old)
     bare_added, bare_removed = _bare(code_added), _bare(code_removed)
-    blocks = (raw_added, raw_removed, code_added, code_removed, bare_added, bare_removed)
-    lowered = {id(b): b.text.lower() for b in blocks}
+    found: dict[int, dict[str, list[int]]] = {}
+
+    def lines_of(b: Block) -> dict[str, list[int]]:
+        """Every category's trigger words in one pass over the block, done once per block."""
+        if id(b) not in found:
+            found[id(b)] = lines_holding(b.text.lower(), _all_triggers())
+        return found[id(b)]
+
     source_code = classify(f.path) is PathKind.CODE
     result_added: dict[str, list[Hit]] = {}
     result_removed: dict[str, list[Hit]] = {}
@@ -105,10 +117,10 @@ def scan_file(
         side_added = raw_added if raw else bare_added if bare else code_added
         side_removed = raw_removed if raw else bare_removed if bare else code_removed
         found_added = hits(
-            pattern, side_added, category.triggers, lowered[id(side_added)], MAX_HITS
+            pattern, side_added, category.triggers, MAX_HITS, found=lines_of(side_added)
         )
         found_removed = hits(
-            pattern, side_removed, category.triggers, lowered[id(side_removed)], MAX_HITS
+            pattern, side_removed, category.triggers, MAX_HITS, found=lines_of(side_removed)
         )
         if category.name == SECRETS:
             found_added = _new_secrets(category, found_added, added, raw_removed.text)

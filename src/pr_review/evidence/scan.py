@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+
+from pr_review.evidence.triggers import lines_holding
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,11 @@ class Block:
     def empty(self) -> bool:
         """True when there are no lines."""
         return not self.numbers
+
+    @cached_property
+    def one_line_each(self) -> bool:
+        """True when no line's text holds a ``\\n`` (diff lines never do; rule examples may)."""
+        return self.text.count("\n") == len(self.starts) - 1
 
 
 def block(lines: Sequence[tuple[int, str]]) -> Block:
@@ -73,24 +81,33 @@ def hits(
     pattern: re.Pattern[str],
     where: Block,
     triggers: Sequence[str] = (),
-    lowered: str | None = None,
     limit: int | None = None,
+    *,
+    found: Mapping[str, Sequence[int]] | None = None,
 ) -> list[Hit]:
     """Every match of a combined pattern in a block, as rule index and line number.
 
     With ``triggers`` (lower-case substrings every match contains), only the lines holding
-    one are searched: ``str.find`` is much faster than a regex over every line. ``limit``
-    stops after that many hits (callers need the first hits, not all of them).
+    one are searched (every line when a line's text holds a ``\\n``). ``found`` is
+    :func:`~pr_review.evidence.triggers.lines_holding` of the block's lower-cased text for
+    (at least) those triggers, when the caller already has it. ``limit`` stops after that
+    many hits (callers need the first hits, not all of them).
     """
     if where.empty:
         return []
-    found: list[Hit] = []
-    for start, end in _regions(where, triggers, lowered) if triggers else [(0, len(where.text))]:
+    if triggers and where.one_line_each:  # line indexes are line numbers' positions
+        if found is None:
+            found = lines_holding(where.text.lower(), triggers)
+        regions = _regions(where, sorted({i for t in triggers for i in found.get(t, ())}))
+    else:
+        regions = [(0, len(where.text))]
+    result: list[Hit] = []
+    for start, end in regions:
         for rule, match in _merged(pattern, where.text, start, end):
-            found.append(Hit(rule, where.line_at(match.start())))
-            if limit is not None and len(found) >= limit:
-                return found
-    return found
+            result.append(Hit(rule, where.line_at(match.start())))
+            if limit is not None and len(result) >= limit:
+                return result
+    return result
 
 
 def hits_in_span(
@@ -141,21 +158,12 @@ def _plain(
             yield int(match.lastgroup[1:]), match
 
 
-def _regions(where: Block, triggers: Sequence[str], lowered: str | None) -> list[tuple[int, int]]:
-    """Spans of the lines containing a trigger, adjacent lines merged."""
-    text = lowered if lowered is not None else where.text.lower()
-    lines: set[int] = set()
-    for trigger in triggers:
-        index = text.find(trigger)
-        while index >= 0:
-            line = bisect_right(where.starts, index) - 1
-            lines.add(line)
-            nxt = where.starts[line + 1] if line + 1 < len(where.starts) else len(text)
-            index = text.find(trigger, nxt)
+def _regions(where: Block, lines: Sequence[int]) -> list[tuple[int, int]]:
+    """Spans of the given lines (indexes, ascending), adjacent lines merged."""
     regions: list[tuple[int, int]] = []
-    for line in sorted(lines):
+    for line in lines:
         start = where.starts[line]
-        end = where.starts[line + 1] - 1 if line + 1 < len(where.starts) else len(text)
+        end = where.starts[line + 1] - 1 if line + 1 < len(where.starts) else len(where.text)
         if regions and regions[-1][1] + 1 >= start:
             regions[-1] = (regions[-1][0], end)
         else:
