@@ -9,9 +9,15 @@ import jsonschema
 import pytest
 
 from pr_review.cli import main
+from pr_review.schema import SCHEMA_NAMES
 from pr_review.schema.export import SCHEMAS, json_schema, schema_text
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_command_line_offers_exactly_the_exported_schemas() -> None:
+    """`pr-review schema` takes its choices from SCHEMA_NAMES without importing the models."""
+    assert list(SCHEMAS) == list(SCHEMA_NAMES)
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))

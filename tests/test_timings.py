@@ -48,14 +48,16 @@ def test_each_message_starts_a_stage_that_lasts_until_the_next() -> None:
     ]
 
 
-def test_pack_does_not_import_the_model_sdk() -> None:
+def test_pack_imports_neither_the_model_sdk_nor_the_later_stages() -> None:
     code = (
         "import sys\n"
-        "from pr_review import cli, commands, pipeline\n"
-        "from pr_review.pipeline import build_evidence\n"
+        "from pr_review import cli, commands\n"
+        "from pr_review.evidence.stage import build_evidence\n"
         "from pr_review.evidence.build import build_pack\n"
         "from pr_review.verifiers.run import run_verifiers\n"
-        "heavy = sorted(m for m in ('anthropic', 'github', 'httpx') if m in sys.modules)\n"
+        "later = ('pr_review.pipeline', 'pr_review.reviewers.run', 'pr_review.synthesis.core',\n"
+        "         'pr_review.packet.markdown')\n"
+        "heavy = sorted(m for m in ('anthropic', 'github', 'httpx', *later) if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )
     out = subprocess.run(

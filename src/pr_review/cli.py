@@ -209,6 +209,6 @@ def _add_local_pr_args(p: argparse.ArgumentParser) -> None:
 
 
 def _schema_names() -> list[str]:
-    from pr_review.schema.export import SCHEMAS
+    from pr_review.schema import SCHEMA_NAMES
 
-    return list(SCHEMAS)
+    return list(SCHEMA_NAMES)

@@ -62,7 +62,7 @@ def trust_mode_of(args: argparse.Namespace) -> TrustMode:
 
 def cmd_pack(args: argparse.Namespace) -> int:
     """``pr-review pack``: the evidence pack as JSON."""
-    from pr_review.pipeline import build_evidence
+    from pr_review.evidence.stage import build_evidence
 
     report, timings = timed_progress(args.timings)
     pr = load_local_pr(args, report)

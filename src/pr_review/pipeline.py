@@ -2,7 +2,8 @@
 
 Each stage is a function of the previous stage's values; the collaborators with effects
 (verifier subprocesses, the model) are parameters. The CLI, the Action and the eval harness
-all call :func:`run_review`.
+all call :func:`run_review`; its first stage, :func:`build_evidence`, lives in
+:mod:`pr_review.evidence.stage` (``pr-review pack`` runs it alone).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from pydantic import TypeAdapter
 from pr_review import __version__
 from pr_review.config import Config
 from pr_review.errors import UserError
-from pr_review.evidence.build import build_pack
 from pr_review.evidence.escalate import escalate_pack
+from pr_review.evidence.stage import build_evidence
 from pr_review.incremental import History, decide, model_findings
 from pr_review.packet.markdown import render_packet
 from pr_review.packet.model import PacketInput
@@ -50,7 +51,6 @@ from pr_review.synthesis.memory import (
     compare,
 )
 from pr_review.verifiers.candidates import verifier_candidates
-from pr_review.verifiers.run import run_verifiers
 
 Progress = Callable[[str], None]
 
@@ -88,22 +88,6 @@ def session_id(pr: PullRequest) -> str:
     if pr.repository and pr.number:
         return f"{pr.repository}#{pr.number}@{pr.head_sha}"
     return f"local:{pr.head_ref or 'HEAD'}@{pr.head_sha}"
-
-
-def build_evidence(
-    pr: PullRequest,
-    config: Config,
-    *,
-    trust_mode: TrustMode,
-    progress: Progress = _quiet,
-) -> EvidencePack:
-    """Run the verifiers, then compose the evidence pack."""
-    progress("running verifiers")
-    verification = run_verifiers(
-        pr, config.verifiers, trust_mode=trust_mode, progress=progress
-    )
-    progress("building the evidence pack")
-    return build_pack(pr, config, verification=verification)
 
 
 def model_from_env(

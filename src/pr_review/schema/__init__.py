@@ -4,3 +4,19 @@
 findings, field for field as in seed ``003``; ``export`` turns them into JSON Schema files.
 Models here may add fields to a seed's schema, never drop or rename one.
 """
+
+SCHEMA_NAMES = (
+    "evidence-pack",
+    "candidate-finding",
+    "finding",
+    "verdicts",
+    "verdicts-aggregate",
+    "grading",
+    "comparison",
+    "analysis",
+    "scorecard",
+)
+"""Names ``pr-review schema NAME`` accepts; :data:`.export.SCHEMAS` maps each to its model.
+
+Here, apart from the models, so that building the command line does not import them.
+"""
