@@ -6,6 +6,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from pr_review.process import run
 
 
@@ -65,3 +67,81 @@ def test_env_replaces_environment() -> None:
     )
     assert "ONLY_THIS" in result.text()
     assert "HOME" not in result.text()
+
+
+def test_a_sink_gets_the_output_while_the_command_still_runs(tmp_path: Path) -> None:
+    """The command waits for a file the sink creates on the first piece: without streaming it
+    would wait until its timeout."""
+    go = tmp_path / "go"
+    script = (
+        "import os, sys, time\n"
+        "sys.stdout.write('first\\n'); sys.stdout.flush()\n"
+        f"while not os.path.exists({str(go)!r}): time.sleep(0.01)\n"
+        "sys.stdout.write('second\\n'); sys.stderr.write('done\\n')\n"
+    )
+    pieces: list[bytes] = []
+
+    def sink(piece: bytes) -> None:
+        pieces.append(piece)
+        go.touch()
+
+    result = run([sys.executable, "-c", script], timeout_s=20, stdout_sink=sink)
+    assert result.ok
+    assert not result.timed_out
+    assert b"".join(pieces) == b"first\nsecond\n"
+    assert result.stdout == b""
+    assert result.error_text() == "done\n"
+
+
+def test_streaming_large_outputs_on_both_pipes_does_not_block() -> None:
+    script = (
+        "import sys\n"
+        "for i in range(20000):\n"
+        "    sys.stdout.write(f'{i:08d} out\\n'); sys.stderr.write(f'{i:08d} err\\n')\n"
+    )
+    pieces: list[bytes] = []
+    result = run([sys.executable, "-c", script], timeout_s=60, stdout_sink=pieces.append)
+    assert result.ok
+    lines = b"".join(pieces).decode().splitlines()
+    assert lines == [f"{i:08d} out" for i in range(20000)]
+    assert result.error_text().count(" err\n") == 20000
+
+
+def test_streaming_feeds_stdin() -> None:
+    pieces: list[bytes] = []
+    result = run(
+        [sys.executable, "-c", "import sys; sys.stdout.write(sys.stdin.read().upper())"],
+        timeout_s=30,
+        stdin=b"x" * 300_000,
+        stdout_sink=pieces.append,
+    )
+    assert result.ok
+    assert b"".join(pieces) == b"X" * 300_000
+
+
+def test_streaming_times_out_and_keeps_what_arrived() -> None:
+    script = "import sys, time; print('early', flush=True); time.sleep(60)"
+    pieces: list[bytes] = []
+    started = time.monotonic()
+    result = run([sys.executable, "-c", script], timeout_s=1.5, stdout_sink=pieces.append)
+    assert result.timed_out
+    assert result.returncode is None
+    assert b"".join(pieces) == b"early\n"
+    assert time.monotonic() - started < 20
+
+
+def test_a_failing_sink_stops_the_command_and_raises() -> None:
+    script = "import time\nwhile True: print('x' * 100, flush=True); time.sleep(0.001)"
+
+    def sink(_: bytes) -> None:
+        raise ValueError("cannot use this output")
+
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="cannot use"):
+        run([sys.executable, "-c", script], timeout_s=60, stdout_sink=sink)
+    assert time.monotonic() - started < 20
+
+
+def test_streaming_a_missing_executable_reports_start_error() -> None:
+    result = run(["definitely-not-a-command-xyz"], timeout_s=5, stdout_sink=lambda _: None)
+    assert result.start_error is not None

@@ -27,6 +27,7 @@ How :func:`parse_diff` reads a diff:
 
 from __future__ import annotations
 
+import codecs
 from typing import Any, cast
 
 from unidiff.errors import UnidiffParseError
@@ -43,7 +44,7 @@ from pr_review.sources.diff_header import (
 )
 from pr_review.sources.diff_model import Diff, FileDiff, FileStatus, Hunk, join_type_changes
 
-__all__ = ["Diff", "FileDiff", "FileStatus", "Hunk", "parse_diff"]
+__all__ = ["Diff", "DiffReader", "FileDiff", "FileStatus", "Hunk", "parse_diff"]
 
 
 def parse_diff(raw: str | bytes) -> Diff:
@@ -54,26 +55,78 @@ def parse_diff(raw: str | bytes) -> Diff:
     ``\\ No newline at end of file``, CRLF line endings, submodule pointer changes and an
     empty diff. See the module docstring for what happens to a patch unidiff rejects.
     """
-    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-    files: list[FileDiff] = []
-    problems: list[str] = []
-    for start, end in _chunks(text):
-        chunk = text[start:end]
-        if chunk.startswith(GIT_HEADER):
-            files.append(_git_file(chunk, problems))
-        elif chunk.strip():
-            files.extend(_plain_files(chunk, problems))
-    return Diff(files=join_type_changes(files), raw=text, problems=tuple(problems))
+    reader = DiffReader()
+    reader.feed(raw)
+    return reader.finish()
+
+
+_MARKER = "\n" + GIT_HEADER
+"""What starts every file after the first: a ``diff --git`` line."""
+
+
+class DiffReader:
+    """:func:`parse_diff` fed piece by piece, as ``git diff`` writes its output.
+
+    A file is parsed as soon as the next file's ``diff --git`` line arrives, so parsing
+    runs while git is still producing the rest; the result is the same as parsing the whole
+    text at once. Pieces may split a line, a UTF-8 sequence or a ``diff --git`` line
+    anywhere.
+    """
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._text: list[str] = []
+        """Every decoded piece: the diff's whole text, :attr:`Diff.raw`."""
+        self._pending: list[str] = []
+        """Text after the last ``diff --git`` seen: a file not known to be complete yet."""
+        self._files: list[FileDiff] = []
+        self._problems: list[str] = []
+
+    def feed(self, data: str | bytes) -> None:
+        """Take the next piece of the diff's text (bytes are UTF-8, decoded leniently)."""
+        text = self._decoder.decode(data) if isinstance(data, bytes) else data
+        if not text:
+            return
+        self._text.append(text)
+        self._pending.append(text)
+        if _MARKER not in text:
+            # Nothing ends here (a marker split across pieces is found with the next one
+            # that holds a marker, or by ``finish``): no joining, so a huge file costs
+            # one pass, not one per piece.
+            return
+        buffer = "".join(self._pending)
+        last = buffer.rfind(_MARKER) + 1
+        self._parse(buffer[:last])
+        self._pending = [buffer[last:]]
+
+    def finish(self) -> Diff:
+        """The :class:`Diff` of everything fed."""
+        self.feed(self._decoder.decode(b"", final=True))
+        self._parse("".join(self._pending))
+        self._pending = []
+        return Diff(
+            files=join_type_changes(self._files),
+            raw="".join(self._text),
+            problems=tuple(self._problems),
+        )
+
+    def _parse(self, text: str) -> None:
+        """Parse the complete chunks ``text`` holds (it ends where a file ends)."""
+        for start, end in _chunks(text):
+            chunk = text[start:end]
+            if chunk.startswith(GIT_HEADER):
+                self._files.append(_git_file(chunk, self._problems))
+            elif chunk.strip():
+                self._files.extend(_plain_files(chunk, self._problems))
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` offsets of the text before the first file and of each file's chunk."""
     starts = [0]
-    marker = "\n" + GIT_HEADER
-    pos = text.find(marker)
+    pos = text.find(_MARKER)
     while pos != -1:
         starts.append(pos + 1)
-        pos = text.find(marker, pos + 1)
+        pos = text.find(_MARKER, pos + 1)
     ends = [*starts[1:], len(text)]
     return [(s, e) for s, e in zip(starts, ends, strict=True) if e > s]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from pr_review import process
 from pr_review.errors import SourceError
 from pr_review.process import ProcessResult
-from pr_review.sources.diff import Diff, FileStatus, parse_diff
+from pr_review.sources.diff import Diff, DiffReader, FileStatus
 from pr_review.sources.model import Commit, PullRequest
 from pr_review.sources.text import decode_blob
 from pr_review.sources.trailers import parse_trailers
@@ -42,17 +42,23 @@ _LOG_FORMAT = "%H%x1f%an%x1f%ae%x1f%cn%x1f%B"
 
 
 def git(
-    repo: Path, *args: str, run: Runner = process.run, stdin: bytes | None = None
+    repo: Path,
+    *args: str,
+    run: Runner = process.run,
+    stdin: bytes | None = None,
+    stdout_sink: Callable[[bytes], None] | None = None,
 ) -> ProcessResult:
     """Run ``git args`` in ``repo``; raise :class:`SourceError` only when git itself is unusable.
 
-    A non-zero exit is returned for the caller to interpret.
+    A non-zero exit is returned for the caller to interpret. ``stdout_sink`` streams the
+    output (see :func:`pr_review.process.run`).
     """
     result = run(
         ["git", "-c", "core.quotePath=false", *args],
         cwd=repo,
         timeout_s=GIT_TIMEOUT_S,
         stdin=stdin,
+        stdout_sink=stdout_sink,
     )
     if result.start_error is not None:
         raise SourceError(
@@ -92,10 +98,9 @@ def read_local_pr(
     base_sha = _resolve(repo, base, run)
     head_sha = _resolve(repo, head, run)
     merge_base = _merge_base(repo, (base, head), (base_sha, head_sha), run)
-    raw = git_ok(repo, "diff", *DIFF_OPTIONS, merge_base, head_sha, "--", run=run)
+    diff = read_diff(repo, merge_base, head_sha, run=run)
     commits = read_commits(repo, f"{base_sha}..{head_sha}", run=run)
     head_commit = commits[-1] if commits else _head_commit(repo, head_sha, run)
-    diff = parse_diff(raw)
     base_tree, head_tree = pr_trees(repo, diff, merge_base, head_sha, run=run)
     return PullRequest(
         title=title if title is not None else _subject(head_commit.message),
@@ -110,6 +115,20 @@ def read_local_pr(
         base_sha=merge_base,
         head_sha=head_sha,
     )
+
+
+def read_diff(repo: Path, base_sha: str, head_sha: str, *, run: Runner = process.run) -> Diff:
+    """The parsed ``git diff base_sha head_sha``, parsed file by file as git writes it.
+
+    A runner that does not stream (a test's fake) may return the output whole instead.
+    """
+    reader = DiffReader()
+    argv = ("diff", *DIFF_OPTIONS, base_sha, head_sha, "--")
+    result = git(repo, *argv, run=run, stdout_sink=reader.feed)
+    if not result.ok:
+        raise SourceError(f"{result.describe()}: check that {repo} is a healthy git repository")
+    reader.feed(result.stdout)
+    return reader.finish()
 
 
 def pr_trees(
