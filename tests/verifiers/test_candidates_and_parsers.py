@@ -101,7 +101,13 @@ ROOT = Path("/work/ws/head")
 
 
 @pytest.mark.parametrize(
-    "parse", [parse_ruff, lambda t, r: parse_bandit(t, r)[0], parse_sarif], ids=str
+    "parse",
+    [
+        lambda t, r: parse_ruff(t.splitlines(), r),
+        lambda t, r: parse_bandit(t, r)[0],
+        parse_sarif,
+    ],
+    ids=["ruff", "bandit", "sarif"],
 )
 def test_json_parsers_reject_garbage_with_a_reason(parse: object) -> None:
     with pytest.raises(OutputError):
@@ -109,13 +115,14 @@ def test_json_parsers_reject_garbage_with_a_reason(parse: object) -> None:
 
 
 def test_ruff_paths_are_made_relative_and_pyflakes_is_an_error() -> None:
-    text = (
-        '[{"code": "F401", "message": "unused", "filename": "/work/ws/head/pkg/a.py",'
-        ' "location": {"row": 2, "column": 1}, "end_location": {"row": 2, "column": 9}},'
-        ' {"code": "E501", "message": "long", "filename": "/work/ws/head/pkg/a.py",'
-        ' "location": {"row": 3, "column": 1}}]'
-    )
-    f401, e501 = parse_ruff(text, ROOT)
+    lines = [
+        ('{"code": "F401", "message": "unused", "filename": "/work/ws/head/pkg/a.py",'
+        ' "location": {"row": 2, "column": 1}, "end_location": {"row": 2, "column": 9}}\n'),
+        "\n",
+        ('{"code": "E501", "message": "long", "filename": "/work/ws/head/pkg/a.py",'
+        ' "location": {"row": 3, "column": 1}}\n'),
+    ]
+    f401, e501 = parse_ruff(lines, ROOT)
     assert (f401.path, f401.line, f401.severity) == ("pkg/a.py", 2, VerifierSeverity.ERROR)
     assert e501.severity is VerifierSeverity.WARNING
 
@@ -125,19 +132,25 @@ def test_ruff_paths_are_made_relative_and_pyflakes_is_an_error() -> None:
     [
         '{"code": "F401"}',
         '["F401"]',
-        '[{"code": "F401", "filename": "a.py"}]',
-        '[{"code": 401, "message": "m", "filename": "a.py"}]',
-        '[{"code": "F401", "message": "m", "filename": "a.py", "location": {"row": "2"}}]',
-        '[{"code": "F401", "message": "m", "filename": "a.py", "location": 2}]',
+        '{"code": "F401", "filename": "a.py"}',
+        '{"code": 401, "message": "m", "filename": "a.py"}',
+        '{"code": "F401", "message": "m", "filename": "a.py", "location": {"row": "2"}}',
+        '{"code": "F401", "message": "m", "filename": "a.py", "location": 2}',
     ],
 )
 def test_ruff_output_of_the_wrong_shape_is_an_output_error(text: str) -> None:
     with pytest.raises(OutputError, match="unexpected shape"):
-        parse_ruff(text, ROOT)
+        parse_ruff([text], ROOT)
+
+
+def test_a_broken_ruff_line_names_its_line_number() -> None:
+    good = '{"code": "F401", "message": "m", "filename": "a.py"}'
+    with pytest.raises(OutputError, match="line 2 is not JSON"):
+        parse_ruff([good, '{"code": "F4'], ROOT)
 
 
 def test_ruff_items_without_location_or_code_are_syntax_errors_without_a_line() -> None:
-    (item,) = parse_ruff('[{"code": null, "message": "bad", "filename": "a.py"}]', ROOT)
+    (item,) = parse_ruff(['{"code": null, "message": "bad", "filename": "a.py"}'], ROOT)
     assert (item.rule_id, item.line, item.end_line) == ("syntax-error", None, None)
     assert item.severity is VerifierSeverity.ERROR
 

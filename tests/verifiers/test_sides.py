@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 from pr_review.verifiers import sides
-from pr_review.verifiers.sides import Side, shards_for, usable_cores
+from pr_review.verifiers.model import RawFinding
+from pr_review.verifiers.parsers import parse_ruff
+from pr_review.verifiers.sides import ByLine, Side, shards_for, usable_cores
 
 
 def _side(tmp_path: Path, sizes: dict[str, int]) -> Side:
@@ -46,3 +50,23 @@ def test_never_more_parts_than_the_limit_files_or_size_allow(
     two_parts_of_bytes = _side(tmp_path, {"d.py": 90, "e.py": 90, "f.py": 90})
     assert len(shards_for(two_parts_of_bytes, 8)) == 2  # by size: 270 bytes
     assert usable_cores() >= 1
+
+
+def test_a_line_report_is_read_from_the_open_file_line_by_line(tmp_path: Path) -> None:
+    """ruff's json-lines report is streamed: the parser gets the open file, not its text."""
+    seen: list[object] = []
+
+    def parse(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
+        seen.append(lines)
+        return parse_ruff(lines, root)
+
+    report = tmp_path / "ruff-head.out"
+    item = '{"code": "F821", "message": "undefined", "filename": "a.py", "location": {"row": 3}}'
+    report.write_text(f"{item}\n{item}\n", encoding="utf-8")
+    found = sides._read_report(ByLine(parse), report, lambda: "", tmp_path)
+    assert [(f.path, f.line, f.rule_id) for f in found] == [("a.py", 3, "F821")] * 2
+    assert isinstance(seen[0], io.TextIOBase)
+    # No report file: the tool printed to stdout instead.
+    report.unlink()
+    found = sides._read_report(ByLine(parse), report, lambda: item, tmp_path)
+    assert [f.rule_id for f in found] == ["F821"]

@@ -34,7 +34,7 @@ from pr_review.verifiers.rule_catalog import (
     RUFF_DEFAULT_SELECT,
 )
 from pr_review.verifiers.scope import DiffScope
-from pr_review.verifiers.sides import Side, run_sharded, usable_cores
+from pr_review.verifiers.sides import ByLine, Parse, Side, run_sharded, usable_cores
 from pr_review.verifiers.stage import has_text
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -52,7 +52,6 @@ def python_files(paths: Sequence[str]) -> tuple[str, ...]:
 
 ArgvFor = Callable[[Side, Path], list[str]]
 """``(side, report file) -> tool arguments``."""
-Parse = Callable[[str, Path], tuple[RawFinding, ...]]
 
 
 def two_sided(
@@ -195,11 +194,17 @@ class Ruff:
                       "--ignore", ",".join(RUFF_DEFAULT_IGNORE)]
             )  # fmt: skip
             return ["check", "--no-cache", "--exit-zero", "--force-exclude",
-                    "--output-format", "json", "--output-file", str(out),
+                    "--output-format", "json-lines", "--output-file", str(out),
                     *chosen, "--", *side.files]  # fmt: skip
 
         return two_sided(
-            ctx, deadline, "ruff", module="ruff", argv_for=argv, parse=parse_ruff, per_file=True
+            ctx,
+            deadline,
+            "ruff",
+            module="ruff",
+            argv_for=argv,
+            parse=ByLine(parse_ruff),
+            per_file=True,
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
@@ -86,39 +87,45 @@ def _ruff_row(location: object, field: str) -> int | None:
     return row
 
 
-def parse_ruff(text: str, root: Path) -> tuple[RawFinding, ...]:
-    """``ruff check --output-format json``.
+def parse_ruff(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
+    """``ruff check --output-format json-lines``: one diagnostic object per line.
 
-    Checked field by field rather than through a pydantic model per item: a release-sized
-    PR yields tens of thousands of items and the per-item validation dominated the stage.
-    The checks are the same: a list of objects with a string ``message`` and ``filename``,
-    an optional string ``code`` and optional ``location``/``end_location`` with integer rows.
+    Read line by line (the caller passes the open report), so neither the report's text
+    nor all of its parsed objects are held at once: only the findings. Checked field by
+    field rather than through a pydantic model per item (tens of thousands of items on a
+    release-sized PR): an object with a string ``message`` and ``filename``, an optional
+    string ``code`` and optional ``location``/``end_location`` with integer rows.
     """
-    items = _load_json(text or "[]", "ruff")
-    if not isinstance(items, list):
-        raise _ruff_shape("not a list")
     out = []
-    for item in items:
-        if not isinstance(item, dict):
-            raise _ruff_shape("an item is not an object")
-        code, message, filename = item.get("code"), item.get("message"), item.get("filename")
-        if not isinstance(message, str) or not isinstance(filename, str):
-            raise _ruff_shape("an item has no message or filename")
-        if code is not None and not isinstance(code, str):
-            raise _ruff_shape("an item's code is not a string")
-        # A syntax error is the most certain error there is (no code in older ruff).
-        is_error = code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
-        out.append(
-            RawFinding(
-                path=repo_path(filename, root),
-                line=_ruff_row(item.get("location"), "location"),
-                end_line=_ruff_row(item.get("end_location"), "end_location"),
-                rule_id=code or "syntax-error",
-                message=message,
-                severity=VerifierSeverity.ERROR if is_error else VerifierSeverity.WARNING,
-            )
-        )
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise OutputError(f"ruff output line {number} is not JSON ({exc.msg})") from exc
+        out.append(_ruff_finding(item, root))
     return tuple(out)
+
+
+def _ruff_finding(item: object, root: Path) -> RawFinding:
+    if not isinstance(item, dict):
+        raise _ruff_shape("an item is not an object")
+    code, message, filename = item.get("code"), item.get("message"), item.get("filename")
+    if not isinstance(message, str) or not isinstance(filename, str):
+        raise _ruff_shape("an item has no message or filename")
+    if code is not None and not isinstance(code, str):
+        raise _ruff_shape("an item's code is not a string")
+    # A syntax error is the most certain error there is (no code in older ruff).
+    is_error = code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
+    return RawFinding(
+        path=repo_path(filename, root),
+        line=_ruff_row(item.get("location"), "location"),
+        end_line=_ruff_row(item.get("end_location"), "end_location"),
+        rule_id=code or "syntax-error",
+        message=message,
+        severity=VerifierSeverity.ERROR if is_error else VerifierSeverity.WARNING,
+    )
 
 
 # bandit --------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,6 +31,25 @@ class Side:
         """The report file of ``tool`` on this side."""
         part = f"-{self.shard}" if self.shard else ""
         return tmp / f"{tool}-{self.label}{part}.out"
+
+
+WholeReport = Callable[[str, Path], tuple[RawFinding, ...]]
+"""A parser of a tool's whole report text (and the root the tool ran in)."""
+
+
+@dataclass(frozen=True)
+class ByLine:
+    """A parser of a report holding one JSON value per line (ruff's ``json-lines``).
+
+    It is handed the open report and reads it line by line, so neither the report's text
+    nor every parsed value is held at once.
+    """
+
+    parse: Callable[[Iterable[str], Path], tuple[RawFinding, ...]]
+
+
+Parse = WholeReport | ByLine
+"""How a tool's report is read."""
 
 
 SHARD_MIN_BYTES = 1_000_000
@@ -80,7 +99,7 @@ def run_sharded(
     *,
     side: Side,
     argv_for: Callable[[Side, Path], Sequence[str]],
-    parse: Callable[[str, Path], tuple[RawFinding, ...]],
+    parse: Parse,
     limit: int,
 ) -> tuple[RawFinding, ...] | Skipped | TimedOut:
     """:func:`run_tool` on parts of ``side`` at once, for a tool whose findings for a file
@@ -116,12 +135,13 @@ def run_tool(
     *,
     side: Side,
     argv_for: Callable[[Path], Sequence[str]],
-    parse: Callable[[str, Path], tuple[RawFinding, ...]],
+    parse: Parse,
 ) -> tuple[RawFinding, ...] | Skipped | TimedOut:
     """Run the tool with what time is left; its findings, or why there are none.
 
     ``argv_for`` gets the path the tool should write its report to (tools that print to
-    stdout ignore it); the report file is read when it exists, stdout otherwise.
+    stdout ignore it); the report file is read when it exists, stdout otherwise. A
+    :class:`ByLine` parser reads the report file as a stream of lines.
     """
     remaining = deadline.remaining()
     if remaining <= 0:
@@ -137,10 +157,20 @@ def run_tool(
         )
     if result.returncode not in _NORMAL_EXITS:
         return Skipped(f"{tool} failed on the {side.label} files: {result.describe()}")
-    text = (
-        output.read_text(encoding="utf-8", errors="replace") if output.exists() else (result.text())
-    )
     try:
-        return parse(text, side.root)
+        return _read_report(parse, output, result.text, side.root)
     except OutputError as exc:
         return Skipped(f"{tool} output could not be read ({side.label} files): {exc}")
+
+
+def _read_report(
+    parse: Parse, output: Path, stdout: Callable[[], str], root: Path
+) -> tuple[RawFinding, ...]:
+    """The findings of the report file when the tool wrote one, of its stdout otherwise."""
+    if isinstance(parse, ByLine):
+        if not output.exists():
+            return parse.parse(stdout().splitlines(), root)
+        with output.open(encoding="utf-8", errors="replace") as report:
+            return parse.parse(report, root)
+    text = output.read_text(encoding="utf-8", errors="replace") if output.exists() else stdout()
+    return parse(text, root)
