@@ -75,10 +75,10 @@ class DiffReader:
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._text: list[str] = []
-        """Every decoded piece: the diff's whole text, :attr:`Diff.raw`."""
+        self._done: list[str] = []
+        """Text already parsed, in order: whole files (and any text before the first)."""
         self._pending: list[str] = []
-        """Text after the last ``diff --git`` seen: a file not known to be complete yet."""
+        """Pieces after the last ``diff --git`` seen: a file not known to be complete yet."""
         self._files: list[FileDiff] = []
         self._problems: list[str] = []
 
@@ -87,7 +87,6 @@ class DiffReader:
         text = self._decoder.decode(data) if isinstance(data, bytes) else data
         if not text:
             return
-        self._text.append(text)
         self._pending.append(text)
         if _MARKER not in text:
             # Nothing ends here (a marker split across pieces is found with the next one
@@ -96,19 +95,25 @@ class DiffReader:
             return
         buffer = "".join(self._pending)
         last = buffer.rfind(_MARKER) + 1
-        self._parse(buffer[:last])
         self._pending = [buffer[last:]]
+        self._take(buffer[:last])
 
     def finish(self) -> Diff:
         """The :class:`Diff` of everything fed."""
         self.feed(self._decoder.decode(b"", final=True))
-        self._parse("".join(self._pending))
+        rest = "".join(self._pending)
         self._pending = []
+        self._take(rest)
+        raw = "".join(self._done)  # each character was held once until here
+        self._done = []
         return Diff(
-            files=join_type_changes(self._files),
-            raw="".join(self._text),
-            problems=tuple(self._problems),
+            files=join_type_changes(self._files), raw=raw, problems=tuple(self._problems)
         )
+
+    def _take(self, text: str) -> None:
+        """Parse complete files' text and keep it for :attr:`Diff.raw`."""
+        self._parse(text)
+        self._done.append(text)
 
     def _parse(self, text: str) -> None:
         """Parse the complete chunks ``text`` holds (it ends where a file ends)."""
