@@ -55,9 +55,11 @@ def parse_diff(raw: str | bytes) -> Diff:
     ``\\ No newline at end of file``, CRLF line endings, submodule pointer changes and an
     empty diff. See the module docstring for what happens to a patch unidiff rejects.
     """
-    reader = DiffReader()
-    reader.feed(raw)
-    return reader.finish()
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    files: list[FileDiff] = []
+    problems: list[str] = []
+    _parse_chunks(text, files, problems)
+    return Diff(files=join_type_changes(files), raw=text, problems=tuple(problems))
 
 
 _MARKER = "\n" + GIT_HEADER
@@ -112,17 +114,19 @@ class DiffReader:
 
     def _take(self, text: str) -> None:
         """Parse complete files' text and keep it for :attr:`Diff.raw`."""
-        self._parse(text)
-        self._done.append(text)
+        if text:
+            _parse_chunks(text, self._files, self._problems)
+            self._done.append(text)
 
-    def _parse(self, text: str) -> None:
-        """Parse the complete chunks ``text`` holds (it ends where a file ends)."""
-        for start, end in _chunks(text):
-            chunk = text[start:end]
-            if chunk.startswith(GIT_HEADER):
-                self._files.append(_git_file(chunk, self._problems))
-            elif chunk.strip():
-                self._files.extend(_plain_files(chunk, self._problems))
+
+def _parse_chunks(text: str, files: list[FileDiff], problems: list[str]) -> None:
+    """Parse the chunks ``text`` holds (it ends where a file ends) into ``files``."""
+    for start, end in _chunks(text):
+        chunk = text[start:end]
+        if chunk.startswith(GIT_HEADER):
+            files.append(_git_file(chunk, problems))
+        elif chunk.strip():
+            files.extend(_plain_files(chunk, problems))
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:
