@@ -16,6 +16,9 @@ ours     ``pr-review pack``; ``pack`` with the verifiers disabled by configurati
          ``review`` with no key; ``review`` against the loopback Messages API
          (``tests/fakes/anthropic_server.py``) answering after ``--latency`` seconds
 
+With ``--baseline SRC`` (the ``src/`` of another checkout) that code's ``pack`` and
+verifiers-disabled ``pack`` run interleaved too, for a before/after measured in one run.
+
 With ``--timings`` support (``pr-review pack --timings``) each process's stage breakdown is
 printed beside the floor it should approach. Then the resource-limit case of issue 11: a PR
 adding a 10 MB one-line ``.py`` (and ``.js``) file, ``review`` with no key, peak RSS.
@@ -103,6 +106,8 @@ def run_measured(
 
 
 TIME = "/usr/bin/time"
+BASELINE_PACK = "baseline: pr-review pack"
+BASELINE_BARE = "baseline: pack, no verifiers"
 
 
 _TIMING = re.compile(r"^pr-review: timing: (?P<stage>.+?)\s+(?P<s>[0-9.]+) s$")
@@ -238,13 +243,14 @@ def base_env() -> dict[str, str]:
     return env
 
 
-def supports_timings() -> bool:
+def supports_timings(env: dict[str, str] | None = None) -> bool:
     """True when ``pr-review pack`` has ``--timings`` (absent before issue 16)."""
     out = subprocess.run(
         [sys.executable, "-m", "pr_review", "pack", "--help"],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     return "--timings" in out.stdout
 
@@ -272,6 +278,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-model", action="store_true", help="skip the loopback model run")
     parser.add_argument("--no-one-line", action="store_true", help="skip the 10 MB one-line case")
     parser.add_argument("--only-one-line", action="store_true", help="only the one-line case")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="SRC",
+        help="the src/ of another checkout (git worktree add DIR COMMIT): its pack and "
+        "verifiers-disabled pack run interleaved with ours, for a before/after in one run",
+    )
     args = parser.parse_args(argv[1:])
     ok = True
     if not args.only_one_line:
@@ -350,6 +363,28 @@ def whole_process(args: argparse.Namespace) -> bool:
                 env,
             ),
         }
+        if args.baseline is not None:
+            before = {**env, "PYTHONPATH": str(args.baseline.resolve())}
+            then = ["--timings"] if supports_timings(before) else []
+            ours[BASELINE_PACK] = (
+                [*local, "pack", *pr_args, "--out", str(out / "b.json"), *then],
+                ROOT,
+                before,
+            )
+            ours[BASELINE_BARE] = (
+                [
+                    *local,
+                    "pack",
+                    *repo_args,
+                    "--config",
+                    str(no_verifiers),
+                    "--out",
+                    str(out / "b2.json"),
+                    *then,
+                ],
+                ROOT,
+                before,
+            )
         if not args.no_model:
             ours[f"review, model {args.latency:g} s"] = (
                 [
@@ -423,6 +458,15 @@ def report(results: dict[str, Measured], reps: int, calls: int) -> bool:
         met = ratio <= target
         ok = ok and met
         print(f"{label:38} {ratio:6.2f}x  (target <= {target}x)  {'PASS' if met else 'FAIL'}")
+    if BASELINE_PACK in results:
+        print()
+        for now, then in ((pack, results[BASELINE_PACK]), (bare, results[BASELINE_BARE])):
+            name = "pack" if now is pack else "pack, no verifiers"
+            print(
+                f"{name:20} baseline {then.time:6.2f} s ({then.time / unidiff.time:4.2f}x "
+                f"unidiff), now {now.time:6.2f} s ({now.time / unidiff.time:4.2f}x); "
+                f"peak {then.peak / 2**20:.0f} -> {now.peak / 2**20:.0f} MiB"
+            )
     return ok
 
 
