@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from pr_review.evidence.content import MAX_HITS, FileScan
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Hit, combine, hits_in_span
-from pr_review.evidence.triggers import lines_holding
+from pr_review.evidence.triggers import lines_holding, lines_with_any
 from pr_review.sources.diff import FileDiff
 
 BUDGETED = frozenset({"secrets", "permission-authorization", "data-migration"})
@@ -47,7 +47,7 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
 class _Side:
     """One side of a file's change, with the lines holding each trigger word found once."""
 
-    def __init__(self, pairs: Sequence[tuple[int, str]], words: Iterable[str]) -> None:
+    def __init__(self, pairs: Sequence[tuple[int, str]], words: frozenset[str]) -> None:
         self.pairs = pairs
         lowered = "\n".join(t for _, t in pairs).lower()
         self.found = lines_holding(lowered, words, cap=LINES_PER_TRIGGER)
@@ -58,7 +58,7 @@ class _Side:
         A cap per trigger (not only per category) so a word on every line ("key") cannot
         crowd out a rare, precise one ("akia", "-----begin") further down the file.
         """
-        return sorted({line for t in triggers for line in self.found.get(t, ())})
+        return lines_with_any(self.found, triggers)
 
 
 def _side_hits(side: _Side | None, category: Category, pattern: re.Pattern[str]) -> list[Hit]:
@@ -81,20 +81,26 @@ def _side_hits(side: _Side | None, category: Category, pattern: re.Pattern[str])
     return found
 
 
-def _words(compiled: Sequence[tuple[Category, re.Pattern[str]]], *, removed: bool) -> set[str]:
+def _run(full: bool) -> list[tuple[Category, re.Pattern[str]]]:
+    """The categories run on a file: all budgeted ones, or without ``full`` raw-text ones."""
+    return [(c, p) for c, p in _compiled() if full or c.policy.any_file]
+
+
+@lru_cache(maxsize=4)
+def _words(*, full: bool, removed: bool) -> frozenset[str]:
     """Trigger words of the categories run on a file's added (or removed) side."""
-    return {
-        t for c, _ in compiled if not removed or c.policy.removed is not None for t in c.triggers
-    }
+    return frozenset(
+        t for c, _ in _run(full) if not removed or c.policy.removed is not None for t in c.triggers
+    )
 
 
 def scan_file_budgeted(f: FileDiff, *, full: bool) -> FileScan:
     """Budgeted scan of one file; without ``full`` only raw-text categories (secrets) run."""
-    compiled = [(c, p) for c, p in _compiled() if full or c.policy.any_file]
+    compiled = _run(full)
     if not compiled or not f.hunks:
         return FileScan(f.path)
-    added = _Side([pair for h in f.hunks for pair in h.added], _words(compiled, removed=False))
-    removed_words = _words(compiled, removed=True)
+    added = _Side([pair for h in f.hunks for pair in h.added], _words(full=full, removed=False))
+    removed_words = _words(full=full, removed=True)
     removed = (
         _Side([pair for h in f.hunks for pair in h.removed], removed_words)
         if removed_words

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from pr_review.evidence.triggers import lines_holding
+from pr_review.evidence.triggers import lines_holding, lines_with_any
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,8 @@ def hits(
         return []
     if triggers and where.one_line_each:  # line indexes are line numbers' positions
         if found is None:
-            found = lines_holding(where.text.lower(), triggers)
-        regions = _regions(where, sorted({i for t in triggers for i in found.get(t, ())}))
+            found = lines_holding(where.text.lower(), frozenset(triggers))
+        regions = _regions(where, lines_with_any(found, triggers))
     else:
         regions = [(0, len(where.text))]
     result: list[Hit] = []
