@@ -71,9 +71,18 @@ def git(
     return result
 
 
-def git_ok(repo: Path, *args: str, run: Runner = process.run) -> bytes:
-    """Standard output of ``git args``; a failure is a :class:`SourceError` naming the command."""
-    result = git(repo, *args, run=run)
+def git_ok(
+    repo: Path,
+    *args: str,
+    run: Runner = process.run,
+    stdout_sink: Callable[[bytes], None] | None = None,
+) -> bytes:
+    """Standard output of ``git args``; a failure is a :class:`SourceError` naming the command.
+
+    With ``stdout_sink`` the output streams to it and what is returned is only what a runner
+    that does not stream (a test's fake) gave back whole.
+    """
+    result = git(repo, *args, run=run, stdout_sink=stdout_sink)
     if not result.ok:
         raise SourceError(f"{result.describe()}: check that {repo} is a healthy git repository")
     return result.stdout
@@ -118,16 +127,10 @@ def read_local_pr(
 
 
 def read_diff(repo: Path, base_sha: str, head_sha: str, *, run: Runner = process.run) -> Diff:
-    """The parsed ``git diff base_sha head_sha``, parsed file by file as git writes it.
-
-    A runner that does not stream (a test's fake) may return the output whole instead.
-    """
+    """The parsed ``git diff base_sha head_sha``, parsed file by file as git writes it."""
     reader = DiffReader()
     argv = ("diff", *DIFF_OPTIONS, base_sha, head_sha, "--")
-    result = git(repo, *argv, run=run, stdout_sink=reader.feed)
-    if not result.ok:
-        raise SourceError(f"{result.describe()}: check that {repo} is a healthy git repository")
-    reader.feed(result.stdout)
+    reader.feed(git_ok(repo, *argv, run=run, stdout_sink=reader.feed))
     return reader.finish()
 
 
