@@ -48,6 +48,14 @@ def test_each_message_starts_a_stage_that_lasts_until_the_next() -> None:
     ]
 
 
+def _python(code: str) -> str:
+    """What a fresh interpreter running ``code`` prints (stripped): imports start empty."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return out.stdout.strip()
+
+
 def test_pack_imports_neither_the_model_sdk_nor_the_later_stages() -> None:
     code = (
         "import sys\n"
@@ -60,10 +68,7 @@ def test_pack_imports_neither_the_model_sdk_nor_the_later_stages() -> None:
         "heavy = sorted(m for m in ('anthropic', 'github', 'httpx', *later) if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert out.stdout.strip() == ""
+    assert _python(code) == ""
 
 
 def test_review_without_credentials_does_not_import_the_model_sdk() -> None:
@@ -74,7 +79,4 @@ def test_review_without_credentials_does_not_import_the_model_sdk() -> None:
         "model, why = model_from_env(Config(), {})\n"
         "print(model, why, 'anthropic' in sys.modules)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert out.stdout.strip() == ("None no ANTHROPIC_API_KEY: AI reviewers did not run False")
+    assert _python(code) == "None no ANTHROPIC_API_KEY: AI reviewers did not run False"
