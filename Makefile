@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXAMPLE := examples/.work
 
-.PHONY: install example test lint bench clean
+.PHONY: install example test lint bench clean image-test
 
 $(STAMP): pyproject.toml .ci/install-runtime
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench examples/make_example.py
+	$(BIN)/ruff check src tests bench image .ci examples/make_example.py
 	$(BIN)/mypy
 
 bench: $(STAMP)
@@ -36,3 +36,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(EXAMPLE) .mypy_cache .ruff_cache .pytest_cache
+
+# Not part of `make test`: needs root, debootstrap and the package mirror (see README).
+image-test: $(STAMP)
+	$(BIN)/python -m image

@@ -148,9 +148,11 @@ def make_scenario(
     author: str = "alice",
     body: str = "Fixes #3",
     config: str = RED_CONFIG,
+    base_extra: dict[str, str] | None = None,
 ) -> Scenario:
-    """Commit the base, branch, commit ``changes`` and serve the PR."""
-    base_files = {**BASE_FILES, ".pr-review/config.yml": config}
+    """Commit the base (``BASE_FILES``, ``config`` and ``base_extra``), branch, commit
+    ``changes`` and serve the PR."""
+    base_files = {**BASE_FILES, ".pr-review/config.yml": config, **(base_extra or {})}
     for path, text in base_files.items():
         repo.write(path, text)
     base = repo.commit("base")
