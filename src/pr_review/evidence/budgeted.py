@@ -29,6 +29,7 @@ from pr_review.evidence.content import MAX_HITS, FileScan
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Hit, combine, hits_in_span
 from pr_review.evidence.triggers import lines_holding, lines_with_any
+from pr_review.lookalike import fold, fold_lower
 from pr_review.sources.diff import FileDiff
 
 BUDGETED = frozenset({"secrets", "permission-authorization", "data-migration"})
@@ -48,8 +49,9 @@ class _Side:
     """One side of a file's change, with the lines holding each trigger word found once."""
 
     def __init__(self, pairs: Sequence[tuple[int, str]], words: frozenset[str]) -> None:
-        self.pairs = pairs
-        lowered = "\n".join(t for _, t in pairs).lower()
+        # Look-alike letters folded first, as in the full scan (line numbers are kept).
+        self.pairs = [(n, fold(t)) for n, t in pairs]
+        lowered = fold_lower("\n".join(t for _, t in self.pairs))
         self.found = lines_holding(lowered, words, cap=LINES_PER_TRIGGER)
 
     def candidates(self, triggers: Sequence[str]) -> list[int]:

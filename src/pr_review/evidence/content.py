@@ -18,9 +18,10 @@ from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
 from pr_review.evidence.triggers import lines_holding
+from pr_review.lookalike import fold_lower
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
-from pr_review.verifiers.secret_patterns import is_placeholder
+from pr_review.verifiers.secret_patterns import EXAMPLE_HOST, is_placeholder, passes_rule_check
 
 _READ = re.compile(
     r"\b(?P<recv>[A-Za-z_]\w*)\.(?:get|exists|hget|hexists|find_one|lookup|sismember|zscore|llen|scard)"
@@ -96,12 +97,16 @@ def scan_file(
     code_added = _code_block(raw_added, f.path, new)
     code_removed = _code_block(raw_removed, f.path, old)
     bare_added, bare_removed = _bare(code_added), _bare(code_removed)
+    # Look-alike letters folded before any rule runs ("password" with a Cyrillic a).
+    raw_added, raw_removed = raw_added.folded(), raw_removed.folded()
+    code_added, code_removed = code_added.folded(), code_removed.folded()
+    bare_added, bare_removed = bare_added.folded(), bare_removed.folded()
     found: dict[int, dict[str, list[int]]] = {}
 
     def lines_of(b: Block) -> dict[str, list[int]]:
         """Every category's trigger words in one pass over the block, done once per block."""
         if id(b) not in found:
-            found[id(b)] = lines_holding(b.text.lower(), _all_triggers())
+            found[id(b)] = lines_holding(fold_lower(b.text), _all_triggers())
         return found[id(b)]
 
     source_code = classify(f.path) is PathKind.CODE
@@ -157,10 +162,6 @@ def _code_block(raw: Block, path: str, source: str | None = None) -> Block:
 
 SECRETS = "secrets"
 _URL_CREDENTIAL = re.compile(r"://[^\s:/@'\"]+:(?P<password>[^\s@/'\"]+)@(?P<host>[^\s/:'\"]+)")
-_EXAMPLE_HOST = re.compile(
-    r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|"
-    r"(?:[\w-]+\.)*(?:example|test|invalid|localhost)|(?:[\w-]+\.)*example\.(?:com|org|net))$"
-)
 _LONG_VALUE = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
 
 
@@ -170,8 +171,7 @@ def placeholder_url_credentials(text: str) -> bool:
     with a placeholder password. Test fixtures and docs use these; they unlock nothing."""
     found = list(_URL_CREDENTIAL.finditer(text))
     return bool(found) and all(
-        _EXAMPLE_HOST.match(m.group("host")) or is_placeholder(m.group("password"))
-        for m in found
+        EXAMPLE_HOST.match(m.group("host")) or is_placeholder(m.group("password")) for m in found
     )
 
 
@@ -189,7 +189,7 @@ def _new_secrets(
         line = text.get(hit.line, "")
         match = re.search(category.rules[hit.rule].pattern, line)
         value = match.group(0) if match else line
-        if placeholder_url_credentials(value):
+        if placeholder_url_credentials(value) or not passes_rule_check(value):
             continue
         values = _LONG_VALUE.findall(value)
         if other_side and values and all(v in other_side for v in values):

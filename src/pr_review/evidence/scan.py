@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from pr_review.evidence.triggers import lines_holding, lines_with_any
+from pr_review.lookalike import fold, fold_lower
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,14 @@ class Block:
     def empty(self) -> bool:
         """True when there are no lines."""
         return not self.numbers
+
+    def folded(self) -> Block:
+        """The same lines with look-alike letters folded (:func:`pr_review.lookalike.fold`)."""
+        if self.text.isascii():
+            return self
+        ends = [*(start - 1 for start in self.starts[1:]), len(self.text)]
+        lines = [self.text[start:end] for start, end in zip(self.starts, ends, strict=True)]
+        return block([(n, fold(t)) for n, t in zip(self.numbers, lines, strict=True)])
 
     @cached_property
     def one_line_each(self) -> bool:
@@ -89,7 +98,7 @@ def hits(
 
     With ``triggers`` (lower-case substrings every match contains), only the lines holding
     one are searched (every line when a line's text holds a ``\\n``). ``found`` is
-    :func:`~pr_review.evidence.triggers.lines_holding` of the block's lower-cased text for
+    :func:`~pr_review.evidence.triggers.lines_holding` of the block's folded text for
     (at least) those triggers, when the caller already has it. ``limit`` stops after that
     many hits (callers need the first hits, not all of them).
     """
@@ -97,7 +106,7 @@ def hits(
         return []
     if triggers and where.one_line_each:  # line indexes are line numbers' positions
         if found is None:
-            found = lines_holding(where.text.lower(), frozenset(triggers))
+            found = lines_holding(fold_lower(where.text), frozenset(triggers))
         regions = _regions(where, lines_with_any(found, triggers))
     else:
         regions = [(0, len(where.text))]

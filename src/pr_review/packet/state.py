@@ -14,6 +14,7 @@ import re
 from pydantic import ValidationError
 
 from pr_review.synthesis.memory import ReviewMemory
+from pr_review.verifiers.sanitize import mask_secrets
 
 STATE_MARKER = "<!-- pr-review-guardrails:state "
 STATE_BUDGET = 12_000
@@ -24,12 +25,24 @@ _OPTIONAL = {"base_sha": "", "carried": [], "carried_complete": True, "unreviewe
 """Incremental re-review fields, left out at their defaults (older blocks stay byte-equal)."""
 
 
+def _masked(value: object) -> object:
+    """Every string with credentials masked: the block is published like the packet (a
+    title a model wrote may quote a value it saw)."""
+    if isinstance(value, str):
+        return mask_secrets(value)
+    if isinstance(value, dict):
+        return {key: _masked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item) for item in value]
+    return value
+
+
 def _encode(memory: ReviewMemory) -> str:
     data = memory.model_dump(mode="json")
     for key, default in _OPTIONAL.items():
         if data.get(key) == default:
             data.pop(key, None)
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+    raw = json.dumps(_masked(data), separators=(",", ":"), ensure_ascii=True)
     for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("@", "\\u0040")):
         raw = raw.replace(char, escape)
     return raw

@@ -29,10 +29,8 @@ from urllib.parse import quote, quote_plus
 
 from pr_review.schema.pack import EvidencePack
 from pr_review.sources.diff import Diff
-from pr_review.verifiers.secret_patterns import find_redactable, is_placeholder
+from pr_review.verifiers.secret_patterns import find_redactable, flagged_values
 
-# Keep the name of an assignment and hide its value: `token = "..."` -> `token = [REDACTED..]`.
-_ASSIGNMENT = re.compile(r"^(\s*[^=:\s][^=:]{0,80}?(?:=|:)\s*)(\S.*)$")
 _DIFF_MARKERS = "+- "
 _KIND = re.compile(r"[^a-z0-9]+")
 _REMEMBERED_CHARS = 4096
@@ -206,41 +204,66 @@ def _forms(value: str) -> tuple[str, ...]:
 def build_redactor(pack: EvidencePack, diff: Diff) -> Redactor:
     """A redactor primed with the secrets verifier's findings and the diff's pattern matches.
 
-    A flagged line whose value is a placeholder (``changeme``, ``<token>``, ``${VAR}``) is
-    not a secret: the model sees it as written."""
+    A flagged line gives the values on it that a rule recognises or that have a credential's
+    shape (:func:`~pr_review.verifiers.secret_patterns.flagged_values`): ``TOKEN_TTL = 3600``,
+    ``SECRET_KEY = "development"``, a placeholder (``changeme``, ``<token>``, ``${VAR}``) or
+    credentials on an example host give none, and the model sees them as written."""
     redactor = Redactor()
     for run in pack.verification.verifiers:
         if "secret" not in run.name.lower():
             continue
         for finding in run.findings:
-            value = _value_on_line(diff, finding.file, finding.line)
-            if value and not is_placeholder(value):
+            line = _added_line(diff, finding.file, finding.line)
+            for value in flagged_values(line or ""):
                 redactor.add(value, finding.rule_id or "secret")
     redactor.learn(diff.raw)
     return redactor
 
 
-def _value_on_line(diff: Diff, path: str, line: int | None) -> str | None:
-    """The secret-bearing part of an added line: an assignment's value, or the whole line."""
+def _added_line(diff: Diff, path: str, line: int | None) -> str | None:
+    """The text of added line ``line`` of ``path``."""
     file = diff.file(path)
     if file is None or line is None:
         return None
     for hunk in file.hunks:
         for number, text in hunk.added:
             if number == line:
-                match = _ASSIGNMENT.match(text)
-                value = (match.group(2) if match else text).strip()
-                return value if len(value) >= 4 else None
+                return text
     return None
 
 
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _replace_whole(text: str, value: str, replacement: str) -> str:
+    """``value`` replaced where it stands as a whole token: a copy inside a longer word or
+    number (``4096`` in ``40961``, ``code`` in ``encode``) is left alone."""
+    starts_word, ends_word = _is_word(value[0]), _is_word(value[-1])
+    out: list[str] = []
+    i = 0
+    while (j := text.find(value, i)) >= 0:
+        end = j + len(value)
+        before = not starts_word or j == 0 or not _is_word(text[j - 1])
+        after = not ends_word or end == len(text) or not _is_word(text[end])
+        if before and after:
+            out += [text[i:j], replacement]
+            i = end
+        else:
+            out.append(text[i : j + 1])
+            i = j + 1
+    out.append(text[i:])
+    return "".join(out)
+
+
 def _replace_keeping_lines(text: str, value: str, placeholder: str) -> str:
-    """Replace ``value``; a multi-line value becomes one placeholder per line, markers kept."""
+    """Replace ``value`` as a whole token; a multi-line value becomes one placeholder per
+    line, diff markers kept."""
     if "\n" not in value:
-        return text.replace(value, placeholder)
+        return _replace_whole(text, value, placeholder)
     pieces = value.split("\n")
     lines = [placeholder]
     for piece in pieces[1:]:
         marker = piece[:1] if piece[:1] in _DIFF_MARKERS else ""
         lines.append(marker + placeholder)
-    return text.replace(value, "\n".join(lines))
+    return _replace_whole(text, value, "\n".join(lines))

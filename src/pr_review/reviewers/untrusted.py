@@ -17,6 +17,8 @@ import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from pr_review.lookalike import fold
+
 TokenFactory = Callable[[], str]
 
 
@@ -123,7 +125,11 @@ _ANY = re.compile(
 def scan(
     text: str, location: str, *, file: str | None = None, line: int | None = None
 ) -> list[InjectionHit]:
-    """Every rule hit in ``text``, plus hits inside hidden HTML comments."""
+    """Every rule hit in ``text``, plus hits inside hidden HTML comments.
+
+    Look-alike letters are folded first (a dotless i, a Cyrillic a: see
+    :mod:`pr_review.lookalike`): the quote shows the folded text, the one the rules matched."""
+    text = fold(text)
     if not _ANY.search(text):
         return []
     hits = [

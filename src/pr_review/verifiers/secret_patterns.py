@@ -7,7 +7,11 @@ positive and negative examples, which the test suite runs.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -20,6 +24,9 @@ class SecretRule:
     pattern: re.Pattern[str]
     matches: tuple[str, ...]
     does_not_match: tuple[str, ...]
+    check: Callable[[re.Match[str]], bool] | None = None
+    """A match counts only when this is true of it (a base64 value that decodes to
+    ``user:password``, a URL credential that is not for an example host)."""
 
 
 @dataclass(frozen=True)
@@ -31,8 +38,52 @@ class SecretMatch:
     end: int
 
 
-def _rule(kind: str, regex: str, matches: tuple[str, ...], misses: tuple[str, ...]) -> SecretRule:
-    return SecretRule(kind, re.compile(regex), matches, misses)
+def _rule(
+    kind: str,
+    regex: str,
+    matches: tuple[str, ...],
+    misses: tuple[str, ...],
+    check: Callable[[re.Match[str]], bool] | None = None,
+) -> SecretRule:
+    return SecretRule(kind, re.compile(regex), matches, misses, check)
+
+
+EXAMPLE_HOST = re.compile(
+    r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|"
+    r"(?:[\w-]+\.)*(?:example|test|invalid|localhost)|(?:[\w-]+\.)*example\.(?:com|org|net))$"
+)
+"""Loopback and reserved example hosts (RFC 2606, RFC 6761): credentials for them unlock
+nothing; documentation and test suites use them."""
+
+
+def _real_url_credentials(match: re.Match[str]) -> bool:
+    """URL credentials for a real host with a real-looking password."""
+    return not EXAMPLE_HOST.match(match.group("host")) and not is_placeholder(
+        match.group("password")
+    )
+
+
+def _docker_auth(match: re.Match[str]) -> bool:
+    """A Docker ``auths.*.auth`` value: base64 of ``user:password``."""
+    try:
+        decoded = base64.b64decode(match.group("value"), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    user, sep, password = decoded.partition(":")
+    return (
+        bool(sep and user and password) and decoded.isprintable() and not is_placeholder(password)
+    )
+
+
+def _dsn_key(match: re.Match[str]) -> bool:
+    """A random key as a URL's user (Sentry's DSN), not a user name such as ``git``."""
+    key = match.group("value")
+    return (
+        not EXAMPLE_HOST.match(match.group("host"))
+        and any(ch.isdigit() for ch in key)
+        and _WORDS_JOINED.match(key) is None
+        and is_secret_shaped(key)
+    )
 
 
 # Example values are assembled from parts so that this file does not itself trip scanners.
@@ -103,7 +154,9 @@ RULES: tuple[SecretRule, ...] = (
     _rule(
         "jwt",
         r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b",
-        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",),
+        (
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        ),
         ("eyJhbGciOiJIUzI1NiJ9",),
     ),
     _rule(
@@ -174,9 +227,42 @@ RULES: tuple[SecretRule, ...] = (
     ),
     _rule(
         "url_credentials",
-        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{1,64}:[^\s@/'\"]{3,128}@[^\s/'\"]+",
-        ("postgres://admin:s3cr3tP4ss@db.internal:5432/app",),
-        ("https://example.com/path", "postgres://user@localhost/db", "http://:@x"),
+        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{1,64}:(?P<password>[^\s@/'\"]{3,128})@"
+        r"(?P<host>[^\s/:'\"]+)[^\s/'\"]*",
+        ("postgres://admin:s3cr3tP4ss@db.internal:5432/app", "https://bot:hunter2x@ci.corp.net/"),
+        (
+            "https://example.com/path",
+            "postgres://user@localhost/db",
+            "http://:@x",
+            "https://username:password@example.org/",
+            "postgres://app:Sup3rS3cret@localhost:5432/app",
+            "redis://:s3cr3tP4ssw0rd@cache.test:6379",
+            "https://user:${PASSWORD}@registry.corp.net",
+        ),
+        _real_url_credentials,
+    ),
+    _rule(
+        "docker_registry_auth",
+        r"\"auth\"\s*:\s*\"(?P<value>[A-Za-z0-9+/]{8,}={0,2})\"",
+        ('{"auths": {"registry.corp.net": {"auth": "' + "Ym90OnM3cm9uZy1QNHNzd29yZA==" + '"}}}',),
+        (
+            '"auth": "bearer"',
+            '"auth": "' + "dXNlcm5hbWU=" + '"',  # no password
+            '"auth": "' + "Ym90OmNoYW5nZW1l" + '"',  # bot:changeme, a placeholder
+        ),
+        _docker_auth,
+    ),
+    _rule(
+        "dsn_key",
+        r"\b[a-z][a-z0-9+.-]{1,20}://(?P<value>[A-Za-z0-9_-]{16,128})(?::[A-Za-z0-9_-]{0,128})?"
+        r"@(?P<host>[A-Za-z0-9.-]+)",
+        ("https://" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0" + "@o123456.ingest.sentry.io/42",),
+        (
+            "https://git@github.com/org/repo",
+            "https://" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0" + "@sentry.example.com/1",
+            "ssh://deploy-user-for-builds@git.corp.net/repo",
+        ),
+        _dsn_key,
     ),
 )
 
@@ -207,6 +293,94 @@ def is_placeholder(value: str) -> bool:
         or _CALL.match(stripped) is not None
         or len(set(stripped)) <= 2
     )
+
+
+_NUMBER = re.compile(r"^[+-]?(?:\d[\d_,]*(?:\.\d+)?(?:e[+-]?\d+)?|0x[0-9a-f]+)[a-z%]{0,3}$", re.I)
+_WORD = r"[A-Za-z]+"
+_IDENTIFIER = re.compile(rf"^{_WORD}(?:_{_WORD})*$")
+_WORDS_JOINED = re.compile(rf"^{_WORD}(?:[-.]{_WORD})+$")
+_NOT_A_TOKEN = re.compile(
+    r"^(?:[\w.-]+:\d{1,5}"  # host:port
+    r"|[a-z][a-z0-9+.-]*://[^@\s]*"  # a URL without credentials
+    r"|[^@\s:/]+@[\w-]+(?:\.[\w-]+)+"  # an e-mail address
+    r"|v?\d+(?:\.\d+)+(?:[-+][\w.]+)?"  # a version
+    r"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?"  # a date
+    r"|(?:sha\d+|md5|sha):[0-9a-f]+"  # a digest reference
+    r")$",
+    re.I,
+)
+_PATH = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*$")
+_PATH_SEGMENT = re.compile(r"^(?:[a-z0-9_.-]*|[A-Z][a-z0-9_.-]*)$")
+_BOOLEAN_LIKE = frozenset({"true", "false", "yes", "no", "on", "off", "enabled", "disabled"})
+MIN_SECRET_CHARS = 8
+"""Shorter values are not taken as secrets by shape (a specific rule can still say so)."""
+PASSPHRASE_CHARS = 20
+"""Letters-only values at least this long and random enough read as passphrases."""
+
+
+def is_secret_shaped(value: str) -> bool:
+    """Whether ``value`` has a credential's shape.
+
+    Not a secret by shape: shorter than :data:`MIN_SECRET_CHARS`, a placeholder, a number
+    (``3600``, ``4096``, ``1.5e3``), a boolean, prose (whitespace), a plain word or an
+    identifier (``development``, ``initial-token``, ``max_tokens``), a host and port, a URL
+    without credentials, an e-mail address, or a path of ordinary names. A secret by shape:
+    letters mixed with digits or symbols with some randomness (``hunter2hunter``,
+    ``wJalr.../K7MDENG/...``), or a long random run of letters, or four or more words joined
+    by ``-``/``.`` (a passphrase). Used where a rule guesses from a name (``SECRET_KEY =
+    ...``, ``Bearer ...``), never for a provider pattern: a key of a known kind is redacted
+    whatever it looks like.
+    """
+    quoted = value.strip().strip("'\"`")
+    stripped = quoted.rstrip(")]},;:.").lstrip("([{")
+    if (
+        len(stripped) < MIN_SECRET_CHARS
+        or is_placeholder(quoted)
+        or is_placeholder(stripped)
+        or _NUMBER.match(stripped)
+        or stripped.lower() in _BOOLEAN_LIKE
+        or any(ch.isspace() for ch in stripped)
+        or _IDENTIFIER.match(stripped)
+        or _NOT_A_TOKEN.match(stripped)
+        or (_PATH.match(stripped) and all(_PATH_SEGMENT.match(p) for p in stripped.split("/")))
+    ):
+        return False
+    if _WORDS_JOINED.match(stripped):
+        return len(re.split(r"[-.]", stripped)) >= 4 and len(stripped) >= PASSPHRASE_CHARS
+    if stripped.isalpha():
+        return len(stripped) >= PASSPHRASE_CHARS and _entropy(stripped) >= 3.0
+    return any(ch.isalpha() for ch in stripped) and _entropy(stripped) >= 2.5
+
+
+_QUOTED = re.compile(r"""(["'`])([^"'`\n]{8,512})\1""")
+_ASSIGNED = re.compile(r"""(?:=|:|=>)\s*([^\s"'`,;#]{8,512})""")
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9+/_.~-]{16,512}={0,2}")
+
+
+def flagged_values(line: str) -> list[str]:
+    """The values on a line a secrets scanner flagged that should be hidden from a model.
+
+    Every span a rule recognises (a provider key, URL credentials for a real host, a
+    keyword's secret-shaped value), then quoted strings, assigned values and long tokens
+    that have a credential's shape (:func:`is_secret_shaped`). URL credentials are only ever
+    taken from the rule, which knows example hosts and placeholder passwords. Never the whole
+    line: the name, the call and the rest of the code stay readable.
+    """
+    found = [line[m.start : m.end] for m in find_redactable(line)]
+    for regex, group in ((_QUOTED, 2), (_ASSIGNED, 1), (_LONG_TOKEN, 0)):
+        for m in regex.finditer(line):
+            value = m.group(group)
+            if "://" not in value and "@" not in value and is_secret_shaped(value):
+                found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def _entropy(text: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts: dict[str, int] = {}
+    for ch in text:
+        counts[ch] = counts.get(ch, 0) + 1
+    return -sum(c / len(text) * math.log2(c / len(text)) for c in counts.values())
 
 
 _KEYWORD = (
@@ -266,9 +440,15 @@ def find_redactable(text: str) -> list[SecretMatch]:
         for m in rule.pattern.finditer(text):
             if "value" not in rule.pattern.groupindex:
                 found.append(SecretMatch(rule.kind, m.start(), m.end()))
-            elif not is_placeholder(m.group("value")):
+            elif rule.kind in SPECIFIC_VALUE_KINDS or is_secret_shaped(m.group("value")):
                 found.append(SecretMatch(rule.kind, m.start("value"), m.end("value")))
     return _merged(found)
+
+
+SPECIFIC_VALUE_KINDS = frozenset({"azure_storage_key"})
+"""Value-capturing rules whose context names the kind of key exactly: their values need no
+secret shape. The others guess from a word (``password =``, ``Bearer``), so their values must
+look like a credential (:func:`is_secret_shaped`)."""
 
 
 DETECTED_REDACTION_KINDS = frozenset(
@@ -293,11 +473,29 @@ def find_detectable(text: str) -> list[SecretMatch]:
 def find_secrets(text: str) -> list[SecretMatch]:
     """Every high-confidence secret in ``text``, in order, overlaps merged to the widest."""
     found = [
-        SecretMatch(rule.kind, m.start(), m.end())
+        SecretMatch(rule.kind, *_span(m))
         for rule in RULES
         for m in rule.pattern.finditer(text)
+        if rule.check is None or rule.check(m)
     ]
     return _merged(found)
+
+
+def passes_rule_check(text: str) -> bool:
+    """False when ``text`` matches a checked rule (docker auth, a DSN key, URL credentials)
+    whose check rejects every one of its matches there, and no other rule: the evidence scan
+    runs the rules' expressions alone and asks this before it calls a hit a secret."""
+    verdicts = [
+        rule.check is None or rule.check(m) for rule in RULES for m in rule.pattern.finditer(text)
+    ]
+    return not verdicts or any(verdicts)
+
+
+def _span(match: re.Match[str]) -> tuple[int, int]:
+    """The secret's span: the ``value`` group when the rule has one, else the whole match."""
+    if "value" in match.re.groupindex:
+        return match.start("value"), match.end("value")
+    return match.start(), match.end()
 
 
 def _merged(found: list[SecretMatch]) -> list[SecretMatch]:
