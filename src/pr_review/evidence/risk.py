@@ -88,6 +88,9 @@ class RiskInputs:
     structure: Sequence[RiskFactor] = ()
     """Factors read from syntax trees (security-relevant scopes), one file each; kept for
     files that change behaviour."""
+    unsized: frozenset[str] = frozenset()
+    """Files scanned for content but left out of size and subsystem counts (generated, by
+    their own header)."""
 
 
 def assess(inputs: RiskInputs) -> Risk:
@@ -97,9 +100,9 @@ def assess(inputs: RiskInputs) -> Risk:
         _kind_factors(behavioural, inputs)
         + _path_factors(behavioural)
         + _content_factors(inputs, {f.path for f in behavioural})
-        + _size_factors(behavioural, inputs.settings)
+        + _size_factors([f for f in behavioural if f.path not in inputs.unsized], inputs.settings)
         + _budget_factors(inputs)
-        + _subsystem_factors(behavioural, inputs)
+        + _subsystem_factors([f for f in behavioural if f.path not in inputs.unsized], inputs)
         + _advisory_factors(behavioural, inputs)
         + _structure_factors(behavioural, inputs)
     )

@@ -274,8 +274,9 @@ _PLACEHOLDER = re.compile(
     r"|password|secret|token|string|required|self|env|os\.environ\S*|getenv\S*)$"
 )
 _DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
-_CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
-"""``get_token(request``: the value of ``token = get_token(request)`` is code, not a secret
+_CALL = re.compile(r"^[A-Za-z_][\w.]*[(\[]")
+"""``get_token(request``, ``app.config[``: the value of ``token = get_token(request)`` or
+``SECRET_KEY = app.config["KEY"]`` is code, not a secret
 (redacting it hid the code a reviewer reads, and a large PR's thousands of such "values"
 made every model request slow to redact)."""
 
