@@ -181,6 +181,7 @@ def run_review(
         review_units=reviewed.units,
         estimated_input_tokens=reviewed.estimated_input_tokens,
         estimated_cost_usd=reviewed.estimated_cost_usd,
+        unit_estimates=reviewed.unit_estimates,
         rereview=incremental.note,
         trust_mode=trust_mode.value,
     )

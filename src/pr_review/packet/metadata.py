@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pr_review.packet.model import PacketInput
 from pr_review.packet.neutralize import cell, code
+from pr_review.schema.run import ReviewMeta
 
 
 def _seconds(ms: int) -> str:
@@ -16,6 +17,34 @@ def _estimate(tokens: int, cost: float | None) -> list[str]:
         return []
     usd = "unknown (no known price)" if cost is None else f"${cost:.4f}"
     return [f"- Estimated before calling: {tokens} input tokens, {usd}."]
+
+
+UNITS_SHOWN = 10
+
+
+def _unit_estimates(m: ReviewMeta) -> list[str]:
+    """Each unit's own estimate (the riskiest first, as reviewed), the rest summed."""
+    if not m.unit_estimates:
+        return []
+
+    def usd(cost: float | None) -> str:
+        return "unknown" if cost is None else f"${cost:.4f}"
+
+    shown = m.unit_estimates[:UNITS_SHOWN]
+    parts = [
+        f"{cell(u.unit, 60)} ({u.files} file(s), {u.calls} call(s)): "
+        f"{u.estimated_input_tokens} tokens, {usd(u.estimated_cost_usd)}"
+        for u in shown
+    ]
+    rest = m.unit_estimates[UNITS_SHOWN:]
+    if rest:
+        costs = [u.estimated_cost_usd for u in rest]
+        total = None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
+        parts.append(
+            f"{len(rest)} more unit(s): {sum(u.estimated_input_tokens for u in rest)} tokens, "
+            f"{usd(total)}"
+        )
+    return ["- Estimated per review unit: " + "; ".join(parts) + "."]
 
 
 def metadata(inp: PacketInput) -> list[str]:
@@ -54,6 +83,7 @@ def metadata(inp: PacketInput) -> list[str]:
         "",
         f"- Tokens: {tin} in, {tout} out. Cost: {cost}. Wall time: {_seconds(m.wall_clock_ms)}.",
         *_estimate(m.estimated_input_tokens, m.estimated_cost_usd),
+        *_unit_estimates(m),
         f"- Isolation: {cell(m.context_isolation, 300)}",
         f"- Trust mode: {cell(m.trust_mode, 40)}.",
     ]

@@ -3,6 +3,13 @@
 Built once per run and sent byte-identical by every reviewer call, marked for prompt
 caching. It holds only the evidence pack and the diff: no authoring context, no other
 reviewer's output. Every PR-authored text is redacted, then fenced as untrusted data.
+
+A PR reviewed in units (a large PR, a cost cap, an incremental re-review) pays for its own
+evidence: the shared prefix, identical for every unit and first for prompt caching, holds the
+PR's summary (title, description, stats, the lane and its factors, linked issues, missing
+artifacts, blockers) without the per-file evidence; each unit's prefix then holds the
+evidence about its own files (touched-file entries, hotspots, verifier findings, related
+tests, owners) and its diff (:func:`unit_evidence`).
 """
 
 from __future__ import annotations
@@ -50,28 +57,29 @@ def build_context(
 ) -> RunContext:
     """Redact, fence and assemble the shared prefix and the system text for one run.
 
-    ``diff_in_prefix`` False leaves the diff out of the shared prefix (units of a large PR
-    each add theirs with :func:`unit_context`); the fence token is still chosen over all of
+    ``diff_in_prefix`` False is a review by units: the shared prefix holds the PR's summary
+    (:func:`summary_pack`) and no diff; each unit adds its own evidence and diff with
+    :func:`unit_context`. The fence token is still chosen over the whole pack and all of
     ``raw_diff``, so no unit's text can hold it.
     """
     sections = _authored_sections(pack, raw_diff, redactor)
-    pack_json = redactor.redact(
-        json.dumps(
-            pack.model_dump(mode="json", exclude=_AUTHORED),
-            indent=1,
-            sort_keys=True,
-            ensure_ascii=False,
-        )
-    )
+    whole_json = redactor.redact(_pack_json(pack))
+    pack_json = whole_json if diff_in_prefix else redactor.redact(_pack_json(summary_pack(pack)))
     # The token is chosen over every fenced text, the pack included (it holds file names).
-    data = "\n".join([pack_json, *(text for _, text in sections)])
+    data = "\n".join([whole_json, *(text for _, text in sections)])
     token = new_fence_token(data) if token_factory is None else new_fence_token(data, token_factory)
     if not diff_in_prefix:
         sections = [(label, text) for label, text in sections if label != "diff"]
+    title = (
+        "## Evidence pack (computed by pr-review's deterministic tools)"
+        if diff_in_prefix
+        else "## Evidence pack: the PR's summary (the evidence about each unit's files follows "
+        "with its diff)"
+    )
     parts = [
         "# Evidence for this review",
         "",
-        "## Evidence pack (computed by pr-review's deterministic tools)",
+        title,
         "File names and code quoted inside it come from the pull request, so it is fenced as data.",
         fence(pack_json, "evidence pack (JSON)", token),
     ]
@@ -82,20 +90,115 @@ def build_context(
     return RunContext(system=system, shared_prefix=prefix, token=token)
 
 
-def unit_context(context: RunContext, raw_diff: str, redactor: Redactor) -> RunContext:
-    """``context`` with one review unit's diff, redacted, numbered and fenced."""
-    text = number_diff(redactor.redact(raw_diff)) or "(empty diff)"
-    unit = "\n".join(
-        [
-            "## diff (this review unit: the files below; the evidence pack covers the whole PR)",
-            fence(text, "diff", context.token),
-        ]
+def _pack_json(pack: EvidencePack) -> str:
+    data = pack.model_dump(mode="json", exclude=_AUTHORED)
+    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False)
+
+
+SUMMARY_FILES = 10
+"""Files named per risk factor and per split suggestion in the summary every unit shares (a
+unit's own evidence names all of its files a factor covers)."""
+
+
+def summary_pack(pack: EvidencePack) -> EvidencePack:
+    """The pack without its per-file evidence: what every unit of a PR shares. Each risk
+    factor and split suggestion names its first :data:`SUMMARY_FILES` files and how many more
+    (an 800-file PR's factor lists were two thirds of what every unit repeated)."""
+    factors = tuple(
+        f.model_copy(update={"files": _capped(f.files)}) for f in pack.risk.factors
     )
+    split = tuple(
+        s.model_copy(update={"files": _capped(s.files)}) for s in pack.diff.oversize.split
+    )
+    return pack.model_copy(
+        update={
+            "risk": pack.risk.model_copy(update={"factors": factors}),
+            "diff": pack.diff.model_copy(
+                update={
+                    "touched_files": (),
+                    "raw_diff": "",
+                    "oversize": pack.diff.oversize.model_copy(update={"split": split}),
+                }
+            ),
+            "hotspots": (),
+            "context": pack.context.model_copy(update={"related_tests": (), "owners": ()}),
+            "verification": pack.verification.model_copy(
+                update={
+                    "verifiers": tuple(
+                        run.model_copy(update={"findings": (), "files_checked": ()})
+                        for run in pack.verification.verifiers
+                    )
+                }
+            ),
+        }
+    )
+
+
+def _capped(files: tuple[str, ...]) -> tuple[str, ...]:
+    if len(files) <= SUMMARY_FILES:
+        return files
+    return (*files[:SUMMARY_FILES], f"... and {len(files) - SUMMARY_FILES} more file(s)")
+
+
+def unit_evidence(pack: EvidencePack, files: frozenset[str]) -> str:
+    """The evidence about ``files`` (JSON): the risk factors that cover them (with those
+    files), their touched-file entries, hotspots, verifier findings, related tests and
+    owners. Empty when there is none."""
+    found: dict[str, Any] = {
+        "risk_factors": [
+            {**f.model_dump(mode="json"), "files": [p for p in f.files if p in files]}
+            for f in pack.risk.factors
+            if len(f.files) > SUMMARY_FILES and any(p in files for p in f.files)
+        ],
+        "touched_files": [
+            t.model_dump(mode="json") for t in pack.diff.touched_files if t.path in files
+        ],
+        "hotspots": [h.model_dump(mode="json") for h in pack.hotspots if h.file in files],
+        "verifier_findings": {
+            run.name: [f.model_dump(mode="json") for f in run.findings if f.file in files]
+            for run in pack.verification.verifiers
+            if any(f.file in files for f in run.findings)
+        },
+        "related_tests": [
+            t.model_dump(mode="json")
+            for t in pack.context.related_tests
+            if t.source_file in files or t.test_file in files
+        ],
+        "owners": [
+            {**o.model_dump(mode="json"), "files": [f for f in o.files if f in files]}
+            for o in pack.context.owners
+            if any(f in files for f in o.files)
+        ],
+    }
+    kept = {key: value for key, value in found.items() if value}
+    return json.dumps(kept, indent=1, sort_keys=True, ensure_ascii=False) if kept else ""
+
+
+def unit_context(
+    context: RunContext,
+    raw_diff: str,
+    redactor: Redactor,
+    evidence: str = "",
+) -> RunContext:
+    """``context`` with one review unit's evidence (:func:`unit_evidence`) and diff, redacted,
+    numbered and fenced."""
+    text = number_diff(redactor.redact(raw_diff)) or "(empty diff)"
+    parts = []
+    if evidence:
+        parts += [
+            "## Evidence about this unit's files (JSON, from the deterministic tools)",
+            fence(redactor.redact(evidence), "unit evidence (JSON)", context.token),
+            "",
+        ]
+    parts += [
+        "## diff (this review unit: the files below; the summary above covers the whole PR)",
+        fence(text, "diff", context.token),
+    ]
     return RunContext(
         system=context.system,
         shared_prefix=context.shared_prefix,
         token=context.token,
-        unit_prefix=redactor.redact(unit),
+        unit_prefix=redactor.redact("\n".join(parts)),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import assert_never
@@ -170,6 +171,7 @@ def plan_units(
     only: frozenset[str] | None = None,
     challenger_wanted: bool = False,
     policy_chars: tuple[int, ...] = (),
+    evidence_chars: Callable[[frozenset[str]], int] | None = None,
 ) -> Units:
     """The whole PR, or units of related files within the budget, riskiest first.
 
@@ -177,9 +179,12 @@ def plan_units(
     names the files to review again, or when the whole PR would pass a cost cap. Then the
     cost caps drop the least risky units first; every file left out is listed with why.
     ``prefix_chars`` is the size of what every call sends besides the unit's diff (system
-    text, pack, PR text) and ``policy_chars`` that of each policy batch's verifier files
-    (policy verifiers run on a whole-PR review only); both feed the cost estimate.
+    text, the pack's summary, PR text), ``evidence_chars`` the size of the evidence about a set
+    of files (a unit sends its own; the whole PR sends all of it) and ``policy_chars`` that of
+    each policy batch's verifier files (policy verifiers run on a whole-PR review only); all
+    feed the cost estimate.
     """
+    evidence = evidence_chars or (lambda _files: 0)
     excluded = frozenset(n.path for n in pack.diff.not_reviewed)
     shown = frozenset(f.path for f in diff.files if f.patch_available) - excluded
     over_cap: str | None = None
@@ -188,7 +193,7 @@ def plan_units(
         files = None if not excluded else shown
         whole = _estimated(
             Unit("", raw, files),
-            prefix_chars,
+            prefix_chars + evidence(shown),
             settings,
             challenger=challenger_wanted,
             policy_chars=policy_chars,
@@ -203,9 +208,12 @@ def plan_units(
     ranked = [
         _estimated(
             replace(u, challenger=i < settings.challenger.max_units),
-            prefix_chars,
+            prefix_chars + evidence(u.files or frozenset()),
             settings,
             challenger=challenger_wanted and i < settings.challenger.max_units,
+            # Units share the prefix byte for byte: once the first calls in flight have
+            # written it to the prompt cache, later units read it at the cache price.
+            cached_chars=prefix_chars if i >= settings.max_concurrency else 0,
         )
         for i, u in enumerate(ranked)
     ]
@@ -398,15 +406,23 @@ def _estimated(
     *,
     challenger: bool,
     policy_chars: tuple[int, ...] = (),
+    cached_chars: int = 0,
 ) -> Unit:
     """The unit with its pre-call estimate: every call sends the prefix and the unit's diff,
-    each at its own model's price (fresh-eyes, the challenger's model, the policy model)."""
+    each at its own model's price (fresh-eyes, the challenger's model, the policy model).
+    ``cached_chars`` of the prefix are priced as prompt-cache reads (a unit after the first
+    ones of a review by units); the token count still counts them."""
     per_call = _tokens(prefix_chars + len(unit.raw_diff))
+    cached = min(_tokens(cached_chars), per_call)
     calls = [(settings.fresh_eyes_model, per_call)]
     if challenger:
         calls.append((settings.challenger.model, per_call))
     calls += [(settings.policy_model, per_call + _tokens(n)) for n in policy_chars]
-    costs = [_call_cost(model, tokens, settings) for model, tokens in calls]
+    costs = [
+        _call_cost(model, tokens - (cached if model != settings.policy_model else 0), settings,
+                   cached=cached if model != settings.policy_model else 0)
+        for model, tokens in calls
+    ]  # fmt: skip
     unpriced = next((m for (m, _), c in zip(calls, costs, strict=True) if c is None), "")
     return replace(
         unit,
@@ -418,14 +434,17 @@ def _estimated(
     )
 
 
-def _call_cost(model: str, input_tokens: int, settings: ReviewerSettings) -> float | None:
-    """Estimated USD of one call of ``model`` (no cache discount); None without a price."""
+def _call_cost(
+    model: str, input_tokens: int, settings: ReviewerSettings, *, cached: int = 0
+) -> float | None:
+    """Estimated USD of one call of ``model``: ``input_tokens`` at the input price, ``cached``
+    more at the cache-read price; None without a price."""
     return call_cost(
         price_for(model, settings.price_table()),
         input_tokens=input_tokens,
         output_tokens=ESTIMATED_OUTPUT_TOKENS,
         cache_creation_input_tokens=0,
-        cache_read_input_tokens=0,
+        cache_read_input_tokens=cached,
     )
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pr_review.reviewers.anchors import AnchorIndex, injection_findings
-from pr_review.reviewers.context import RunContext, build_context, unit_context
+from pr_review.reviewers.context import RunContext, build_context, unit_context, unit_evidence
 from pr_review.reviewers.critics import (
     ReviewerResult,
     Shared,
@@ -44,14 +44,14 @@ from pr_review.reviewers.policy_judge import (
     judge_batch,
     load_policies,
 )
-from pr_review.reviewers.redact import build_redactor
+from pr_review.reviewers.redact import Redactor, build_redactor
 from pr_review.reviewers.settings import ReviewerSettings
 from pr_review.reviewers.untrusted import InjectionHit, TokenFactory, scan, scan_added_lines
 from pr_review.reviewers.verdicts import build_verdict_file
 from pr_review.schema.enums import FindingSource
 from pr_review.schema.finding import CandidateFinding
 from pr_review.schema.pack import EvidencePack
-from pr_review.schema.run import ReviewerRun, ReviewerStatus
+from pr_review.schema.run import ReviewerRun, ReviewerStatus, UnitEstimate
 from pr_review.schema.verdicts import VerdictFile
 from pr_review.sources.diff import Diff
 from pr_review.sources.diff_select import drop_files
@@ -73,6 +73,7 @@ class ReviewerOutcome:
     """Names of the review units, when the PR was reviewed in units."""
     estimated_input_tokens: int = 0
     estimated_cost_usd: float | None = None
+    unit_estimates: tuple[UnitEstimate, ...] = ()
     unreviewed: tuple[str, ...] = ()
     """Files with a patch (generated and excluded ones aside) that no model has reviewed as of
     this head: every one when AI review was skipped, those left out by a cap or the budget."""
@@ -133,21 +134,14 @@ def run_reviewers(
     if callable(learn):
         learn(redactor)
     trigger = early_trigger(pack, settings)
-    base = build_context(
-        pack,
-        drop_files(diff.raw, frozenset(n.path for n in pack.diff.not_reviewed)),
-        redactor,
-        token_factory=env.token_factory,
-        diff_in_prefix=False,
-    )
-    units = plan_units(
+    base, units = plan_review(
         pack,
         diff,
         settings,
-        prefix_chars=len(base.system) + len(base.shared_prefix),
-        only=only,
-        challenger_wanted=trigger is not None,
+        redactor,
         policy_chars=policy_batch_chars(policies, settings.policy_batch_size),
+        token_factory=env.token_factory,
+        only=only,
     )
     if not units.reviewable:
         say("AI reviewers: nothing to review within the budget")
@@ -162,7 +156,8 @@ def run_reviewers(
 
     def context_of(unit: Unit) -> RunContext:
         if units.chunked:
-            return unit_context(base, unit.raw_diff, redactor)
+            evidence = unit_evidence(pack, unit.files) if unit.files is not None else ""
+            return unit_context(base, unit.raw_diff, redactor, evidence)
         return build_context(pack, unit.raw_diff, redactor, token_factory=env.token_factory)
 
     shared = [
@@ -198,6 +193,38 @@ def run_reviewers(
     )
 
 
+def plan_review(
+    pack: EvidencePack,
+    diff: Diff,
+    settings: ReviewerSettings,
+    redactor: Redactor,
+    *,
+    policy_chars: tuple[int, ...] = (),
+    token_factory: TokenFactory | None = None,
+    only: frozenset[str] | None = None,
+) -> tuple[RunContext, Units]:
+    """The run's shared context and its review units with their pre-call estimates (what
+    ``run_reviewers`` sends; ``bench/bench_cost.py`` prices PRs with it, calling nothing)."""
+    base = build_context(
+        pack,
+        drop_files(diff.raw, frozenset(n.path for n in pack.diff.not_reviewed)),
+        redactor,
+        token_factory=token_factory,
+        diff_in_prefix=False,
+    )
+    units = plan_units(
+        pack,
+        diff,
+        settings,
+        prefix_chars=len(base.system) + len(base.shared_prefix),
+        evidence_chars=lambda files: len(unit_evidence(pack, files)),
+        only=only,
+        challenger_wanted=early_trigger(pack, settings) is not None,
+        policy_chars=policy_chars,
+    )
+    return base, units
+
+
 def _outcome(
     pack: EvidencePack,
     diff: Diff,
@@ -216,6 +243,17 @@ def _outcome(
         units=tuple(u.suffix.lstrip(":") for u in units.reviewable if units.chunked),
         estimated_input_tokens=units.estimated_input_tokens,
         estimated_cost_usd=units.estimated_cost_usd,
+        unit_estimates=tuple(
+            UnitEstimate(
+                unit=u.suffix.lstrip(":"),
+                files=len(u.files or ()),
+                calls=u.calls,
+                estimated_input_tokens=u.estimated_input_tokens,
+                estimated_cost_usd=u.estimated_cost_usd,
+            )
+            for u in units.reviewable
+            if units.chunked
+        ),
         unreviewed=unreviewed_files(pack, diff, reviewed=units.reviewed_files),
     )
 

@@ -60,6 +60,16 @@ class LeftOutFile(Frozen):
     why: str
 
 
+class UnitEstimate(Frozen):
+    """The pre-call estimate of one review unit (a PR reviewed in units)."""
+
+    unit: str
+    files: int
+    calls: int
+    estimated_input_tokens: int
+    estimated_cost_usd: float | None = None
+
+
 class ReviewMeta(Frozen):
     """Everything the packet's metadata section says about the run."""
 
@@ -79,6 +89,8 @@ class ReviewMeta(Frozen):
     """Input tokens of the planned reviewer calls, estimated before calling."""
     estimated_cost_usd: float | None = None
     """USD of the planned reviewer calls, estimated before calling (None: no known price)."""
+    unit_estimates: tuple[UnitEstimate, ...] = ()
+    """Each review unit's own estimate, when the PR was reviewed in units."""
     rereview: str = ""
     """What an incremental re-review sent again, or why it was a full review."""
     trust_mode: str = "trusted"
