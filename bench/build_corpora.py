@@ -288,12 +288,14 @@ def build(mirrors: Path, only: list[str]) -> None:
                 new_base, new_head, commits = builder.case(case_id, base, head)
                 src_base = git(upstream, "rev-parse", base).strip()[:12]
                 src_head = git(upstream, "rev-parse", head).strip()[:12]
+                what = (f"merged pull request #{entry['pr']}" if kind == "ordinary"
+                        else f"security fix {entry['id']}")
                 case = {
                     "id": case_id, "repo": name, "base": new_base, "head": new_head,
                     "title": title, "body": body, "labels": [], "commits": commits,
                     "expected": {"lane_any_of": entry["lane"]}, "criteria": [],
-                    "source": f"{slug} {'merged pull request #' + str(entry['pr']) if kind == 'ordinary' else 'security fix ' + str(entry['id'])}"
-                              f", upstream base {src_base} head {src_head}; label: {entry['reason']}",
+                    "source": f"{slug} {what}, upstream base {src_base} head {src_head}; "
+                              f"label: {entry['reason']}",
                 }
                 if entry.get("secrets") is False:
                     case["expected"]["secrets"] = False
