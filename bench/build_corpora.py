@@ -1,0 +1,326 @@
+"""Build the broad real corpus under ``bench/corpora/`` from fetched public repositories.
+
+Offline once the repositories are fetched: every upstream repository is read from a bare git
+directory ``/work/.mirror/<owner>+<name>/repo`` (the session's ``fetch github:<owner>/<name>``
+tool puts it there; elsewhere ``git clone --bare https://github.com/<owner>/<name>`` into the
+same layout, or pass ``--mirrors DIR``).
+
+Run:
+  .venv/bin/python bench/build_corpora.py select   # pick the PRs, write labels/<repo>.json
+  .venv/bin/python bench/build_corpora.py build    # bundles + cases from the labels files
+
+Deterministic: ``corpora/sources.json`` records the upstream commit each repository's selection
+starts from; ``select`` walks its first-parent history from there and takes the last
+``PER_REPO`` merged PRs, in order: a merge commit whose subject is ``Merge pull request #N``,
+or a single-parent commit whose subject ends in ``(#N)`` (a squash merge). The selection is made
+before anything looks at what the review says. ``select`` only adds entries that are missing
+from a labels file, with a first label from the kinds of files changed; a person then reads each
+PR and writes the label and a one-line reason (``labelled_by: "person"``). Security fixes are
+listed by hand in the labels file (``security``), from the project's advisories and CVE/GHSA
+references in its commits and changelog.
+
+Each case is re-created as ``shared/corpus/real/README.md`` describes: a parentless commit with
+the tree of merge-base(base, head), then the PR's commits with their trees, messages, authors and
+dates (a squash merge: its one commit), so ``git diff base...head`` in the bundle is the PR.
+
+Layout written:
+  corpora/<half>/repos/<repo>.bundle     (half from corpora/split.json: tune or report)
+  corpora/<half>/cases/<id>/case.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT / "bench" / "corpora"
+DEFAULT_MIRRORS = Path("/work/.mirror")
+PER_REPO = 30
+MAX_COMMITS = 40
+"""A PR with more commits than this is re-created as one commit (its head tree)."""
+
+REPOS = {
+    # short name: (owner/name, language, kind)
+    "express": ("expressjs/express", "javascript", "web framework"),
+    "axios": ("axios/axios", "javascript", "HTTP client"),
+    "gin": ("gin-gonic/gin", "go", "web framework"),
+    "click": ("pallets/click", "python", "CLI library"),
+    "pyjwt": ("jpadilla/pyjwt", "python", "auth/crypto library"),
+    "koa": ("koajs/koa", "javascript", "web framework"),
+    "ky": ("sindresorhus/ky", "typescript", "HTTP client"),
+    "golang-jwt": ("golang-jwt/jwt", "go", "auth/crypto library"),
+    "starlette": ("encode/starlette", "python", "ASGI web framework"),
+    "httpx": ("encode/httpx", "python", "HTTP client"),
+}
+
+_MERGE = re.compile(r"^Merge pull request #(\d+) ")
+_SQUASH = re.compile(r"\(#(\d+)\)\s*$")
+_ID = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """Run git in ``repo`` and return stdout (text); raise with git's message on failure."""
+    done = subprocess.run(
+        ["git", "--git-dir", str(repo), *args], capture_output=True, check=False,
+        env={**os.environ, **(env or {})}, timeout=600,
+    )
+    if done.returncode:
+        raise RuntimeError(f"git {' '.join(args[:3])}: {done.stderr.decode(errors='replace')}")
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def mirror(mirrors: Path, slug: str) -> Path:
+    """The bare git directory of a fetched repository."""
+    path = mirrors / slug.replace("/", "+") / "repo"
+    if not (path / "objects").is_dir():
+        raise SystemExit(f"build_corpora: {path} missing: fetch github:{slug} first")
+    return path
+
+
+def split() -> dict[str, str]:
+    """Short repository name -> half (tune/report), from corpora/split.json."""
+    data = json.loads((CORPORA / "split.json").read_text())
+    by_slug = {slug: half for half in ("tune", "report") for slug in data[half]}
+    return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
+
+
+# ---------------------------------------------------------------- selection
+
+
+def merged_prs(repo: Path, start: str, n: int) -> list[dict[str, object]]:
+    """The last ``n`` merged PRs on the first-parent history from ``start``."""
+    out = git(repo, "log", "--first-parent", "--format=%H%x00%P%x00%s%x1e", start)
+    prs: list[dict[str, object]] = []
+    for record in out.split("\x1e"):
+        if not record.strip():
+            continue
+        sha, parents, subject = record.strip("\n").split("\x00")
+        plist = parents.split()
+        m = _MERGE.match(subject) if len(plist) == 2 else None
+        s = _SQUASH.search(subject) if len(plist) == 1 else None
+        if m:
+            prs.append({"upstream": sha, "pr": int(m.group(1)), "kind": "merge"})
+        elif s:
+            prs.append({"upstream": sha, "pr": int(s.group(1)), "kind": "squash"})
+        if len(prs) == n:
+            break
+    return prs
+
+
+def pr_range(repo: Path, entry: dict[str, object]) -> tuple[str, str]:
+    """(base, head) upstream commits of a selected PR or a listed security fix."""
+    if "upstream_base" in entry:
+        return str(entry["upstream_base"]), str(entry["upstream_head"])
+    sha = str(entry["upstream"])
+    if entry.get("kind") == "merge":
+        return f"{sha}^1", f"{sha}^2"
+    return f"{sha}^1", sha
+
+
+_DOC = re.compile(r"(\.(md|rst|txt|adoc)$|^docs?/|^doc/|^examples?/|LICENSE|AUTHORS|CHANGES|"
+                  r"CHANGELOG|History\.md|HISTORY)", re.I)
+_TEST = re.compile(r"(^tests?/|/tests?/|_test\.go$|\.test\.[jt]s$|\.spec\.[jt]s$|^test_|/test_|"
+                   r"^__tests__/|/__tests__/|^testdata/|/testdata/)")
+_CI = re.compile(r"^\.github/(workflows|actions)/")
+_DEPS = re.compile(r"(^|/)(package\.json|package-lock\.json|go\.mod|go\.sum|pyproject\.toml|"
+                   r"requirements[^/]*\.txt|setup\.py|setup\.cfg|yarn\.lock|uv\.lock|"
+                   r"\.github/dependabot\.yml)$")
+
+
+def auto_label(files: list[str]) -> tuple[list[str], str]:
+    """A first label from the kinds of files a PR changes (a person reviews every one)."""
+    if not files:
+        return ["green"], "auto: empty diff"
+    if all(_DOC.search(f) or _TEST.search(f) for f in files):
+        return ["green"], "auto: docs/tests only"
+    if any(_CI.search(f) for f in files):
+        return ["yellow", "red"], "auto: CI workflow change"
+    return ["yellow"], "auto: code change"
+
+
+def select(mirrors: Path, only: list[str]) -> None:
+    """Pick each repository's PRs and add the missing ones to its labels file."""
+    sources_path = CORPORA / "sources.json"
+    sources = json.loads(sources_path.read_text()) if sources_path.exists() else {}
+    (CORPORA / "labels").mkdir(parents=True, exist_ok=True)
+    for name, (slug, lang, kind) in REPOS.items():
+        if only and name not in only:
+            continue
+        repo = mirror(mirrors, slug)
+        start = sources.get(name) or git(repo, "rev-parse", "HEAD").strip()
+        sources[name] = start
+        path = CORPORA / "labels" / f"{name}.json"
+        data = json.loads(path.read_text()) if path.exists() else {
+            "repo": slug, "language": lang, "kind": kind, "prs": [], "security": []}
+        known = {str(e["upstream"]) for e in data["prs"]}
+        for pr in merged_prs(repo, start, PER_REPO):
+            if pr["upstream"] in known:
+                continue
+            base, head = pr_range(repo, pr)
+            mb = git(repo, "merge-base", base, head).strip()
+            files = git(repo, "diff", "--name-only", mb, head).split()
+            stat = git(repo, "diff", "--shortstat", mb, head).strip()
+            lane, reason = auto_label(files)
+            data["prs"].append({**pr, "subject": _subject(repo, pr), "files": files[:12],
+                                "n_files": len(files), "stat": stat, "lane": lane,
+                                "reason": reason, "labelled_by": "auto"})
+        path.write_text(json.dumps(data, indent=2) + "\n")
+        print(f"{name}: {len(data['prs'])} PRs, {len(data['security'])} security fixes")
+    sources_path.write_text(json.dumps(sources, indent=2, sort_keys=True) + "\n")
+
+
+def _subject(repo: Path, pr: dict[str, object]) -> str:
+    title, _ = pr_title_body(repo, pr)
+    return title
+
+
+def pr_title_body(repo: Path, entry: dict[str, object]) -> tuple[str, str]:
+    """The PR's title and body as far as git has them offline."""
+    sha = str(entry.get("upstream") or entry.get("upstream_head"))
+    message = git(repo, "log", "-1", "--format=%B", sha).strip()
+    subject, _, rest = message.partition("\n")
+    rest = rest.strip()
+    if entry.get("kind") == "merge":
+        # GitHub's merge message: "Merge pull request #N from x/y\n\n<PR title>\n\n<more>"
+        title, _, body = rest.partition("\n")
+        return (title.strip() or subject), body.strip()
+    if "title" in entry:
+        return str(entry["title"]), rest
+    return _SQUASH.sub("", subject).strip(), rest
+
+
+# ---------------------------------------------------------------- building
+
+
+class Builder:
+    """Re-creates cases as parentless-base + PR commits in one scratch repository per repo."""
+
+    def __init__(self, upstream: Path, scratch: Path) -> None:
+        self.upstream = upstream
+        self.scratch = scratch
+        subprocess.run(["git", "init", "-q", "--bare", str(scratch)], check=True)
+        alt = scratch / "objects" / "info" / "alternates"
+        alt.write_text(str((upstream / "objects").resolve()) + "\n")
+        self.refs: list[str] = []
+
+    def commit(self, sha: str | None, tree: str, parent: str | None, message: str,
+               ident: dict[str, str]) -> str:
+        """A commit with ``tree`` and ``parent``, message and identity of ``sha`` (or given)."""
+        args = ["commit-tree", tree]
+        if parent:
+            args += ["-p", parent]
+        if sha:
+            fmt = "%an%x00%ae%x00%ad%x00%cn%x00%ce%x00%cd"
+            an, ae, ad, cn, ce, cd = git(self.upstream, "log", "-1", "--date=raw",
+                                         f"--format={fmt}", sha).split("\x00")
+            ident = {"GIT_AUTHOR_NAME": an, "GIT_AUTHOR_EMAIL": ae, "GIT_AUTHOR_DATE": ad,
+                     "GIT_COMMITTER_NAME": cn, "GIT_COMMITTER_EMAIL": ce,
+                     "GIT_COMMITTER_DATE": cd.strip()}
+        return git(self.scratch, *args, "-m", message, env=ident).strip()
+
+    def case(self, case_id: str, base: str, head: str) -> tuple[str, str, list[dict[str, str]]]:
+        """Re-create one PR; return (base, head, commits) in the scratch repository."""
+        up = self.upstream
+        base_c = git(up, "rev-parse", base).strip()
+        head_c = git(up, "rev-parse", head).strip()
+        mb = git(up, "merge-base", base_c, head_c).strip()
+        date = git(up, "log", "-1", "--date=raw", "--format=%cd", mb).strip()
+        ident = {"GIT_AUTHOR_NAME": "corpus builder", "GIT_AUTHOR_EMAIL": "corpus@invalid",
+                 "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_NAME": "corpus builder",
+                 "GIT_COMMITTER_EMAIL": "corpus@invalid", "GIT_COMMITTER_DATE": date}
+        new_base = self.commit(None, f"{mb}^{{tree}}", None,
+                               f"base of {case_id}: tree of upstream {mb}", ident)
+        shas = git(up, "rev-list", "--reverse", "--topo-order", f"{mb}..{head_c}").split()
+        if len(shas) > MAX_COMMITS:
+            shas = [head_c]
+        parent = new_base
+        commits = []
+        for sha in shas:
+            message = git(up, "log", "-1", "--format=%B", sha)
+            parent = self.commit(sha, f"{sha}^{{tree}}", parent, message, {})
+            author = git(up, "log", "-1", "--format=%an <%ae>", sha).strip()
+            commits.append({"message": message.strip(), "author": author})
+        for suffix, target in (("base", new_base), ("head", parent)):
+            ref = f"refs/heads/{case_id}/{suffix}"
+            git(self.scratch, "update-ref", ref, target)
+            self.refs.append(ref)
+        return new_base, parent, commits
+
+    def bundle(self, dest: Path) -> None:
+        """Write every case's refs (and what they reach) as one git bundle."""
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        git(self.scratch, "repack", "-adq", "-f", "--window=250", "--depth=50")
+        git(self.scratch, "bundle", "create", str(dest.resolve()), "--all")
+
+
+def build(mirrors: Path, only: list[str]) -> None:
+    """Bundles and cases for every repository with a labels file."""
+    halves = split()
+    for name, (slug, _, _) in REPOS.items():
+        path = CORPORA / "labels" / f"{name}.json"
+        if (only and name not in only) or not path.exists():
+            continue
+        data = json.loads(path.read_text())
+        upstream = mirror(mirrors, slug)
+        out = CORPORA / halves[name]
+        for old in (out / "cases").glob(f"{name}-*"):
+            shutil.rmtree(old)
+        with tempfile.TemporaryDirectory(prefix="corpus-build-") as tmp:
+            builder = Builder(upstream, Path(tmp) / f"{name}.git")
+            n = 0
+            entries = [(e, "ordinary") for e in data["prs"]]
+            entries += [(e, "security") for e in data["security"]]
+            for entry, kind in entries:
+                if kind == "ordinary":
+                    case_id = f"{name}-ordinary-{str(entry['upstream'])[:10]}"
+                else:
+                    case_id = f"{name}-security-{_ID.sub('-', str(entry['id']))}"
+                base, head = pr_range(upstream, entry)
+                title, body = pr_title_body(upstream, entry)
+                new_base, new_head, commits = builder.case(case_id, base, head)
+                src_base = git(upstream, "rev-parse", base).strip()[:12]
+                src_head = git(upstream, "rev-parse", head).strip()[:12]
+                what = (f"merged pull request #{entry['pr']}" if kind == "ordinary"
+                        else f"security fix {entry['id']}")
+                case = {
+                    "id": case_id, "repo": name, "base": new_base, "head": new_head,
+                    "title": title, "body": body, "labels": [], "commits": commits,
+                    "expected": {"lane_any_of": entry["lane"]}, "criteria": [],
+                    "source": f"{slug} {what}, upstream base {src_base} head {src_head}; "
+                              f"label: {entry['reason']}",
+                }
+                if entry.get("secrets") is False:
+                    case["expected"]["secrets"] = False
+                case_dir = out / "cases" / case_id
+                case_dir.mkdir(parents=True, exist_ok=True)
+                (case_dir / "case.json").write_text(json.dumps(case, indent=2) + "\n")
+                n += 1
+            builder.bundle(out / "repos" / f"{name}.bundle")
+        size = (out / "repos" / f"{name}.bundle").stat().st_size
+        print(f"{name}: {n} cases -> {out.name}/, bundle {size / 1e6:.1f} MB", flush=True)
+
+
+def main(argv: list[str]) -> int:
+    """``select`` or ``build``, for all repositories or the ones named."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("step", choices=["select", "build"])
+    parser.add_argument("repos", nargs="*", help="short names (default: all)")
+    parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
+    args = parser.parse_args(argv[1:])
+    if args.step == "select":
+        select(args.mirrors, args.repos)
+    else:
+        build(args.mirrors, args.repos)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
