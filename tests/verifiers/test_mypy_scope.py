@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pr_review.sources.model import MemoryTree
-from pr_review.verifiers.mypy_codes import NOT_FINDINGS, NotAFinding, is_finding
+from pr_review.verifiers.mypy_codes import NOT_FINDINGS, NotAFinding, is_finding, on_ignored_line
 from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
 from pr_review.verifiers.mypy_scope import (
     Layout,
@@ -227,3 +229,17 @@ def test_each_strictness_code_is_dropped_with_a_reason(entry: NotAFinding) -> No
 )
 def test_real_type_errors_stay_findings(code: str | None, message: str) -> None:
     assert is_finding(code, message)
+
+
+def test_a_line_marked_type_ignore_is_recognised() -> None:
+    assert on_ignored_line("    x = f()  # type: ignore[misc]")
+    assert on_ignored_line("x = f()  #type:ignore")
+    assert not on_ignored_line("x = 'type: ignore'")  # no comment marker
+    assert not on_ignored_line("x = f()  # pyright: ignore")
+    assert not on_ignored_line(None)
+
+
+def test_every_code_that_is_not_a_finding_is_documented() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text("utf-8")
+    for entry in NOT_FINDINGS:
+        assert f"`{entry.code}`" in doc

@@ -25,7 +25,7 @@ from pr_review.verifiers.model import (
     Skipped,
     TimedOut,
 )
-from pr_review.verifiers.mypy_codes import is_finding
+from pr_review.verifiers.mypy_codes import is_finding, on_ignored_line
 from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
 from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files, search_roots
 from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
@@ -38,6 +38,7 @@ from pr_review.verifiers.rule_catalog import (
 from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.sides import ByLine, Parse, Side, run_sharded, usable_cores
 from pr_review.verifiers.stage import MAX_SUPPORT_BYTES, has_text, stage_support
+from pr_review.verifiers.workspace import safe_relpath
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -309,6 +310,30 @@ def bandit_default_set(findings: Sequence[RawFinding]) -> tuple[RawFinding, ...]
     return tuple(out)
 
 
+class _SourceLines:
+    """Lines of the files a tool reported on, read from where it ran, once per file."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._files: dict[str, list[str]] = {}
+
+    def at(self, path: str, line: int | None) -> str | None:
+        """The text of ``line`` of ``path`` (None when unknown)."""
+        if line is None:
+            return None
+        if path not in self._files:
+            rel = safe_relpath(path)  # a tool's path is data: never read outside the root
+            try:
+                text = "" if rel is None else self._root.joinpath(*rel.parts).read_text(
+                    encoding="utf-8", errors="replace"
+                )
+            except OSError:
+                text = ""
+            self._files[path] = text.splitlines()
+        found = self._files[path]
+        return found[line - 1] if 0 < line <= len(found) else None
+
+
 @dataclass(frozen=True)
 class Mypy:
     """``mypy``, only when the repository configures it, as the repository runs it.
@@ -370,7 +395,13 @@ class Mypy:
             blocking = [f for f in findings if f.line is None]
             if blocking:
                 raise OutputError(f"mypy stopped: {blocking[0].message}")
-            return tuple(f for f in findings if is_finding(f.rule_id, f.message))
+            lines = _SourceLines(root)
+            return tuple(
+                f
+                for f in findings
+                if is_finding(f.rule_id, f.message)
+                and not on_ignored_line(lines.at(f.path, f.line))
+            )
 
         def select(path: str) -> str | None:
             return scope.why_out(path, layouts["head"])

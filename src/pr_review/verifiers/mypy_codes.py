@@ -7,6 +7,7 @@ CI would reject for the same reason. These codes report neither:
   ``disallow_untyped_calls``, ``disallow_any_generics``, ``warn_return_any`` ...). A missing
   annotation is not a defect; the repository's CI enforces its own strictness.
 - the hygiene of suppressions and casts (``warn_unused_ignores``, ``warn_redundant_casts``).
+- a deliberate stub (``empty-body``: a body that is only ``...``).
 - ``Any`` leaking in from outside. The verifier runs without the project's third-party
   packages (never installed, never executed), so every third-party import is ``Any`` here
   even when it is typed in the project's environment: a ``type: ignore`` the project needs
@@ -115,11 +116,25 @@ NOT_FINDINGS: tuple[NotAFinding, ...] = (
         'Redundant "Self" annotation for the first method argument',
     ),
     NotAFinding(
+        "empty-body",
+        "a function whose body is only `...`, `pass` or a docstring is a deliberate stub "
+        "(protocols, abstract or overload-like declarations, typing tests); a forgotten "
+        "return in a real body is reported under `return`, which stays a finding",
+        "Missing return statement",
+    ),
+    NotAFinding(
         "explicit-override",
         "an override without @override (optional code): style",
         'Method "run" is not using @override but is overriding a method in class "Base"',
     ),
 )
+
+
+IGNORE_COMMENT = re.compile(r"#\s*type:\s*ignore\b")
+"""A ``# type: ignore`` comment (with or without codes). An error on a line that carries
+one is never a finding: the repository's CI accepted the line with the error the comment
+names; without the project's third-party types the same problem can surface here under
+another code (an ``ignore[misc]`` line reported as ``assignment``)."""
 
 
 _BY_CODE: dict[str, list[NotAFinding]] = {}
@@ -134,3 +149,8 @@ def is_finding(code: str | None, message: str) -> bool:
         if entry.message is None or _PATTERNS[id(entry)].search(message):
             return False
     return True
+
+
+def on_ignored_line(text: str | None) -> bool:
+    """True when the source line ``text`` carries a ``# type: ignore`` comment."""
+    return text is not None and IGNORE_COMMENT.search(text) is not None
