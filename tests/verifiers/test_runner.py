@@ -67,15 +67,45 @@ def test_the_budget_cuts_the_running_verifier_and_skips_the_rest() -> None:
         memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
     )
     ruff, secrets, mypy = verification.verifiers
-    # Ruff takes 4 s (head only: no head finding off the added lines needs the base run);
-    # secrets gets the 2 s left and is killed;
-    # mypy would start after the budget is spent.
-    assert ruff.status is VerifierStatus.PASS
-    assert secrets.status is VerifierStatus.TIMEOUT
-    assert "budget" in (secrets.reason or "")
+    # Secrets goes first, on its own time (4 s); ruff gets the 2 s left of the shared budget
+    # and is killed; mypy would start after the budget is spent.
+    assert tools.started[0] == "detect_secrets"
+    assert secrets.status is VerifierStatus.PASS
+    assert ruff.status is VerifierStatus.TIMEOUT
+    assert "budget" in (ruff.reason or "")
     assert mypy.status is VerifierStatus.SKIPPED
     assert "budget" in (mypy.reason or "")
     assert verification.summary.skipped == 2
+
+
+def test_the_secrets_scan_has_its_own_time_outside_the_shared_budget() -> None:
+    tools = SlowTools(cost=30)
+    settings = VerifierSettings.model_validate(
+        {"max_parallel": 1, "total_budget_seconds": 5, "secrets_timeout_seconds": 40,
+         "builtin": {"bandit": False, "mypy": False}}
+    )  # fmt: skip
+    verification = run_verifiers(
+        memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
+    )
+    ruff, secrets = verification.verifiers
+    # 30 s is over the whole shared budget, within the scan's own 40 s: it completes.
+    assert secrets.status is VerifierStatus.PASS
+    assert ruff.status is VerifierStatus.SKIPPED
+    assert "budget" in (ruff.reason or "")
+
+
+def test_the_secrets_scan_is_still_bounded_by_its_own_limit() -> None:
+    tools = SlowTools(cost=30)
+    settings = VerifierSettings.model_validate(
+        {"secrets_timeout_seconds": 10, "builtin": {"ruff": False, "bandit": False,
+                                                    "mypy": False}}
+    )  # fmt: skip
+    verification = run_verifiers(
+        memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
+    )
+    [secrets] = verification.verifiers
+    assert secrets.status is VerifierStatus.TIMEOUT
+    assert "budget" not in (secrets.reason or "")
 
 
 def test_a_missing_tool_is_skipped_with_the_reason() -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pr_review.evidence.paths import is_test
-from pr_review.schema.enums import TrustMode, VerifierSeverity
+from pr_review.schema.enums import VerifierSeverity
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -25,7 +25,9 @@ from pr_review.verifiers.model import (
     Skipped,
     TimedOut,
 )
+from pr_review.verifiers.mypy_codes import is_finding, on_ignored_line
 from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
+from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files, search_roots
 from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
 from pr_review.verifiers.rule_catalog import (
     BANDIT_LOW_KEPT_OUTSIDE_TESTS,
@@ -35,7 +37,8 @@ from pr_review.verifiers.rule_catalog import (
 )
 from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.sides import ByLine, Parse, Side, run_sharded, usable_cores
-from pr_review.verifiers.stage import has_text
+from pr_review.verifiers.stage import MAX_SUPPORT_BYTES, has_text, stage_support
+from pr_review.verifiers.workspace import safe_relpath
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -64,20 +67,28 @@ def two_sided(
     parse: Parse,
     per_file: bool = False,
     shards: int = 1,
+    select: Callable[[str], str | None] | None = None,
+    prepare: Callable[[Side], str | None] | None = None,
 ) -> Outcome:
     """Run a tool on the head files, then on the base files, and parse both.
 
-    ``per_file`` tools (each file's findings depend on that file alone: ruff, bandit) run on
-    the base side only for the files whose head findings need it: a finding on a line the PR
-    did not add is kept only when it is new compared to base (see :mod:`.scope`); findings on
-    added lines, and files without such findings, never look at base. Scoping gives the same
-    result as with every base file checked, for a fraction of the base run. ``shards`` (for
-    per-file tools that use one core) splits each side into that many processes at once.
+    ``per_file`` tools (a file's findings do not depend on which other files are listed:
+    ruff, bandit, mypy) run on the base side only for the files whose head findings need it:
+    a finding on a line the PR did not add is kept only when it is new compared to base (see
+    :mod:`.scope`); findings on added lines, and files without such findings, never look at
+    base. Scoping gives the same result as with every base file checked, for a fraction of
+    the base run. ``shards`` (for per-file tools that use one core) splits each side into
+    that many processes at once. ``select`` says why the repository's own run would not
+    check a file (None: it would); such files are left out and named in the reason.
+    ``prepare`` runs before each side's tool run (staging what the tool needs besides the
+    listed files) and may return a note for the reason.
     """
     written = python_files(ctx.head_files)
     unchecked = unchecked_note(ctx, written)
+    written, out_of_scope = _in_scope(written, select)
     head_files, too_big = _within_budget(ctx.workspace.head, written)
-    note = "; ".join(n for n in (unchecked, _too_big_note(too_big) if too_big else None) if n)
+    notes = (unchecked, _scope_note(tool, out_of_scope), _too_big_note(too_big) if too_big else "")
+    note = "; ".join(n for n in notes if n)
     if not head_files:
         return Skipped(note or "no Python files touched")
     prefix = ctx.locate(module, tool)
@@ -88,18 +99,25 @@ def two_sided(
         return [*prefix, *argv_for(side, out)]
 
     head_side = Side(ctx.workspace.head, head_files, "head")
+    if prepare is not None:
+        note = "; ".join(n for n in (note, prepare(head_side)) if n)
     head = run_sharded(
         ctx, deadline, tool, side=head_side, argv_for=argv, parse=parse, limit=shards
     )
     if not isinstance(head, tuple):
         return _with_files(head, head_files)
     base_files = python_files(ctx.base_files)
+    if select is not None:
+        listed = {ctx.scope.base_paths.get(p) for p in head_files}
+        base_files = tuple(p for p in base_files if p in listed)
     if per_file:
         wanted = base_files_needed(ctx.scope, head)
         base_files = tuple(p for p in base_files if p in wanted)
     if not base_files:
         return Checked(head, (), head_files, note=note or None)
     base_side = Side(ctx.workspace.base, base_files, "base")
+    if prepare is not None:
+        prepare(base_side)
     base = run_sharded(
         ctx, deadline, tool, side=base_side, argv_for=argv, parse=parse, limit=shards
     )
@@ -122,6 +140,36 @@ def unchecked_note(ctx: Context, written: Sequence[str]) -> str | None:
     )
     names = ", ".join(repr(p) for p in missing[:10]) + (" …" if len(missing) > 10 else "")
     return f"{len(missing)} touched Python file(s) not checked ({why}): {names}"
+
+
+def _in_scope(
+    paths: tuple[str, ...], select: Callable[[str], str | None] | None
+) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+    """``paths`` the repository's run checks, and the others grouped by why not."""
+    if select is None:
+        return paths, {}
+    kept = []
+    out: dict[str, list[str]] = {}
+    for path in paths:
+        why = select(path)
+        if why is None:
+            kept.append(path)
+        else:
+            out.setdefault(why, []).append(path)
+    return tuple(kept), out
+
+
+def _scope_note(tool: str, out: dict[str, list[str]]) -> str | None:
+    """Which touched files are outside the repository's own scope for ``tool``, and why."""
+    if not out:
+        return None
+    parts = []
+    for why, paths in out.items():
+        names = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+        parts.append(f"{why}: {names}")
+    count = sum(len(p) for p in out.values())
+    return (f"{count} touched Python file(s) outside the repository's {tool} scope, not "
+            f"checked ({'; '.join(parts)})")  # fmt: skip
 
 
 def _within_budget(root: Path, files: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -184,7 +232,9 @@ class Ruff:
 
         def argv(side: Side, out: Path) -> list[str]:
             # --no-cache and --output-file override config keys that would write elsewhere;
-            # --force-exclude honours the repository's excludes for explicitly passed files.
+            # --no-fix overrides `fix = true` (ruff would rewrite the staged files, hiding the
+            # fixed findings and shifting the line numbers of the others); --force-exclude
+            # honours the repository's exclude/extend-exclude for explicitly passed files.
             # Without a configuration of its own, the repository gets the bug-finding default
             # set (see rule_catalog), never ruff's or our style rules.
             chosen = (
@@ -193,7 +243,7 @@ class Ruff:
                 else ["--isolated", "--select", ",".join(RUFF_DEFAULT_SELECT),
                       "--ignore", ",".join(RUFF_DEFAULT_IGNORE)]
             )  # fmt: skip
-            return ["check", "--no-cache", "--exit-zero", "--force-exclude",
+            return ["check", "--no-cache", "--no-fix", "--exit-zero", "--force-exclude",
                     "--output-format", "json-lines", "--output-file", str(out),
                     *chosen, "--", *side.files]  # fmt: skip
 
@@ -260,12 +310,40 @@ def bandit_default_set(findings: Sequence[RawFinding]) -> tuple[RawFinding, ...]
     return tuple(out)
 
 
+class _SourceLines:
+    """Lines of the files a tool reported on, read from where it ran, once per file."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._files: dict[str, list[str]] = {}
+
+    def at(self, path: str, line: int | None) -> str | None:
+        """The text of ``line`` of ``path`` (None when unknown)."""
+        if line is None:
+            return None
+        if path not in self._files:
+            rel = safe_relpath(path)  # a tool's path is data: never read outside the root
+            try:
+                text = "" if rel is None else self._root.joinpath(*rel.parts).read_text(
+                    encoding="utf-8", errors="replace"
+                )
+            except OSError:
+                text = ""
+            self._files[path] = text.splitlines()
+        found = self._files[path]
+        return found[line - 1] if 0 < line <= len(found) else None
+
+
 @dataclass(frozen=True)
 class Mypy:
-    """``mypy``, only when the repository configures it.
+    """``mypy``, only when the repository configures it, as the repository runs it.
 
-    Trusted mode uses the repository's configuration file as is; untrusted mode a sanitized
-    copy without plugins, executables or report outputs (see :mod:`.mypy_config`).
+    Only the touched files in the repository's own mypy scope are checked (see
+    :mod:`.mypy_scope`); the project's modules they import are staged from the same
+    revision so imports resolve as in the project's CI; the configuration is a sanitized
+    copy without plugins, executables or report outputs (see :mod:`.mypy_config`), in every
+    trust mode; codes that report strictness rather than defects are dropped (see
+    :mod:`.mypy_codes`).
     """
 
     timeout_seconds: float
@@ -280,16 +358,34 @@ class Mypy:
                 "mypy is not configured in this repository (no [tool.mypy] in pyproject.toml, "
                 "no mypy.ini or .mypy.ini, no [mypy] in setup.cfg)"
             )
-        safe: Path | None = None
-        if ctx.trust_mode is TrustMode.UNTRUSTED:
-            safe = ctx.workspace.tmp / "mypy-sanitized.ini"
-            safe.write_text(sanitized_ini(found), encoding="utf-8")
-        cache = ctx.workspace.tmp / "mypy-cache"
+        scope = mypy_scope(found)
+        trees = {"head": ctx.pr.head_tree, "base": ctx.pr.base_tree}
+        layouts = {label: Layout(tree.paths()) for label, tree in trees.items()}
+        written = {"head": set(ctx.head_files), "base": set(ctx.base_files)}
+
+        def prepare(side: Side) -> str | None:
+            """Stage the project's modules the side's files import; write its config."""
+            layout = layouts[side.label]
+            wanted = resolution_files(layout, side.files, scope)
+            staged, left = stage_support(
+                side.root, trees[side.label], wanted, skip=written[side.label]
+            )
+            roots = search_roots([(layout, [*side.files, *staged])])
+            config = ctx.workspace.tmp / f"mypy-{side.label}.ini"
+            config.write_text(sanitized_ini(found, roots), encoding="utf-8")
+            if not left:
+                return None
+            budget = MAX_SUPPORT_BYTES // 1_000_000
+            return (f"import resolution limited: {left} module(s) of the project over the "
+                    f"{budget} MB staging budget were not staged")  # fmt: skip
 
         def argv(side: Side, _out: Path) -> list[str]:
-            config = safe if safe is not None else side.root / found.path
+            config = ctx.workspace.tmp / f"mypy-{side.label}.ini"
+            cache = ctx.workspace.tmp / f"mypy-cache-{side.label}"
             # Our environment's site-packages are not the project's: without them imports
             # of third-party code resolve the same way on every machine (ignored, as Any).
+            # Imports of the project's own modules resolve to the staged files, read for
+            # their types only (errors are reported for the listed files alone).
             return ["-O", "json", "--config-file", str(config), "--follow-imports=silent",
                     "--ignore-missing-imports", "--no-site-packages", "--cache-dir", str(cache),
                     "--no-color-output", "--", *side.files]  # fmt: skip
@@ -299,6 +395,22 @@ class Mypy:
             blocking = [f for f in findings if f.line is None]
             if blocking:
                 raise OutputError(f"mypy stopped: {blocking[0].message}")
-            return findings
+            lines = _SourceLines(root)
+            return tuple(
+                f
+                for f in findings
+                if is_finding(f.rule_id, f.message)
+                and not on_ignored_line(lines.at(f.path, f.line))
+            )
 
-        return two_sided(ctx, deadline, "mypy", module="mypy", argv_for=argv, parse=parse)
+        def select(path: str) -> str | None:
+            return scope.why_out(path, layouts["head"])
+
+        outcome = two_sided(
+            ctx, deadline, "mypy", module="mypy", argv_for=argv, parse=parse, per_file=True,
+            select=select, prepare=prepare,
+        )  # fmt: skip
+        if scope.problems and isinstance(outcome, Checked):
+            note = "; ".join(n for n in (outcome.note, *scope.problems) if n)
+            return replace(outcome, note=note)
+        return outcome

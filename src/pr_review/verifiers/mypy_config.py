@@ -6,9 +6,11 @@ under the strictness the project chose.
 
 A mypy configuration can make mypy execute repository-named code: ``plugins`` imports
 modules (a path into the checkout works), ``python_executable`` is run to find
-site-packages, and report options write files. In trusted mode the repository's file is
-used as is. In untrusted mode it is rewritten: only options on :data:`SAFE_OPTIONS` (checks
-and strictness flags) are copied, global and per-module, into an ini file in the workspace.
+site-packages, and report options write files. So it is always rewritten, in trusted mode
+too: only options on :data:`SAFE_OPTIONS` (checks, strictness flags, how imports are
+followed) are copied, global and per-module, into an ini file in the workspace. A plugin is
+never loaded: it would run repository-named code, and the project's plugins (pydantic's,
+Django's) are not installed beside the verifier anyway, so mypy would stop on the import.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ SAFE_OPTIONS = frozenset(
     {
         "python_version", "platform", "always_true", "always_false",
         "ignore_missing_imports", "follow_untyped_imports", "namespace_packages",
+        "follow_imports", "follow_imports_for_stubs",
         "explicit_package_bases",
         "disallow_any_unimported", "disallow_any_expr", "disallow_any_decorated",
         "disallow_any_explicit", "disallow_any_generics", "disallow_subclassing_any",
@@ -122,9 +125,13 @@ def _safe_lines(options: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def sanitized_ini(config: MypyConfig) -> str:
-    """An ini file with only the safe options of ``config`` (global and per module)."""
+def sanitized_ini(config: MypyConfig, mypy_path: tuple[str, ...] = ()) -> str:
+    """An ini file with only the safe options of ``config`` (global and per module), and
+    ``mypy_path`` (directories relative to where mypy runs, chosen by us, not the repository)."""
     out = ["[mypy]", *_safe_lines(config.global_options)]
+    safe_roots = [r for r in mypy_path if r and not any(c in r for c in ",\n\r")]
+    if safe_roots:
+        out.append("mypy_path = " + ", ".join(safe_roots))
     for module, options in config.per_module:
         if not module or any(c in module for c in "[]\n"):
             continue

@@ -34,6 +34,8 @@ RUFF_DEFAULT_IGNORE: tuple[str, ...] = (
     "B028",  # warnings.warn without stacklevel: style
     "B904",  # raise without from inside except: traceback cosmetics
     "B905",  # zip() without strict=: style unless lengths can differ
+    "PLE0704",  # bare raise outside an except block: valid in a helper called from a handler
+    # (the usual case in libraries); the rule cannot see the call site
 )
 """Rules of the selected families that are tidiness rather than defects."""
 

@@ -15,7 +15,8 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from functools import partial
 from pathlib import Path
 
 from pr_review import process
@@ -25,6 +26,7 @@ from pr_review.sources.model import PullRequest, RepoTree
 from pr_review.verifiers.builtin import PYTHON_SUFFIXES, Bandit, Mypy, Ruff
 from pr_review.verifiers.custom import CustomCommand
 from pr_review.verifiers.model import (
+    Category,
     Context,
     Deadline,
     Locator,
@@ -54,7 +56,7 @@ def select_verifiers(settings: VerifierSettings, *, checkout_ready: bool) -> tup
     if toggles.bandit:
         chosen.append(Bandit(timeout))
     if toggles.secrets:
-        chosen.append(Secrets(timeout))
+        chosen.append(Secrets(settings.secrets_timeout_seconds))
     if toggles.mypy:
         chosen.append(Mypy(timeout))
     chosen.extend(CustomCommand(spec, checkout_ready) for spec in settings.custom)
@@ -145,11 +147,13 @@ def _run_all(
 ) -> tuple[VerifierRun, ...]:
     budget_ends = clock() + ctx.settings.total_budget_seconds
     runs: dict[int, VerifierRun] = {}
+    # The secrets scan is submitted first, so it never queues behind other tools.
+    order = sorted(range(len(verifiers)), key=lambda i: not _own_budget(verifiers[i]))
     with ThreadPoolExecutor(max_workers=ctx.settings.max_parallel) as pool:
-        futures = {
-            pool.submit(_run_one, v, ctx, staged, budget_ends=budget_ends, clock=clock): i
-            for i, v in enumerate(verifiers)
-        }
+        futures: dict[Future[VerifierRun], int] = {}
+        for i in order:
+            run_one = partial(_run_one, verifiers[i], ctx, staged, budget_ends=budget_ends)
+            futures[pool.submit(run_one, clock=clock)] = i
         for future in as_completed(futures):
             result = future.result()
             runs[futures[future]] = result
@@ -158,10 +162,18 @@ def _run_all(
     return tuple(runs[i] for i in range(len(verifiers)))
 
 
+def _own_budget(verifier: Verifier) -> bool:
+    """The secrets scan has its own time limit, outside the shared budget: a miss there leaks
+    a credential, so time spent by style and type tools must never starve it."""
+    return verifier.category is Category.SECRETS
+
+
 def _run_one(
     verifier: Verifier, ctx: Context, staged: Materialized, *, budget_ends: float, clock: Clock
 ) -> VerifierRun:
     started = clock()
+    if _own_budget(verifier):
+        budget_ends = started + verifier.timeout_seconds
     if budget_ends - started <= 0:
         budget = ctx.settings.total_budget_seconds
         late = Skipped(f"the total verifier budget of {budget:g} s was spent before it started")

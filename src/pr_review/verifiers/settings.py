@@ -58,6 +58,9 @@ class VerifierSettings(_Section):
 
     enabled: bool = True
     timeout_seconds: float = Field(default=60, gt=0, description="Per-verifier timeout.")
+    secrets_timeout_seconds: float = Field(
+        default=120, gt=0, description="The secrets scan's own limit, outside the total budget."
+    )
     total_budget_seconds: float = Field(default=300, gt=0, description="Budget for all verifiers.")
     max_parallel: int = Field(default=4, ge=1)
     builtin: BuiltinToggles = Field(default_factory=BuiltinToggles)

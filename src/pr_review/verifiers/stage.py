@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,53 @@ class Materialized:
 
 NOTHING = Materialized((), (), {}, {}, checkout_ready=False)
 """What is staged when no selected verifier reads the workspace."""
+
+MAX_SUPPORT_BYTES = 64_000_000
+"""Source staged besides the touched files so a type checker resolves the project's imports
+(see :func:`stage_support`): enough for any ordinary project's packages (Django's Python
+source is ~30 MB), bounded so a monorepo cannot fill the disk or the time budget."""
+
+SUPPORT_BATCH = 256
+"""Files read from the revision per batch (one ``git cat-file`` each)."""
+
+
+def _read_batch(tree: RepoTree, paths: list[str]) -> dict[str, str | None]:
+    """The texts of ``paths``, in one read when the tree offers ``read_many`` (git)."""
+    read_many = getattr(tree, "read_many", None)
+    if callable(read_many):
+        texts: dict[str, str | None] = read_many(paths)
+        return texts
+    return {p: tree.read(p) for p in paths}
+
+
+def stage_support(
+    root: Path,
+    tree: RepoTree,
+    paths: Sequence[str],
+    *,
+    skip: AbstractSet[str] = frozenset(),
+    budget_bytes: int = MAX_SUPPORT_BYTES,
+) -> tuple[tuple[str, ...], int]:
+    """Write ``paths`` from ``tree`` under ``root`` (those in ``skip`` are there already),
+    in order, until ``budget_bytes`` of text is written.
+
+    Returns the paths written and how many were left out for the budget. Files are written
+    as the workspace writes every file (refused paths skipped, never a symlink).
+    """
+    todo = [p for p in paths if p not in skip]
+    written: list[str] = []
+    spent = 0
+    for start in range(0, len(todo), SUPPORT_BATCH):
+        batch = todo[start : start + SUPPORT_BATCH]
+        for offset, (path, text) in enumerate(_read_batch(tree, batch).items()):
+            if text is None:
+                continue
+            spent += len(text)
+            if spent > budget_bytes:
+                return tuple(written), len(todo) - start - offset
+            if write_file(root, path, text):
+                written.append(path)
+    return tuple(written), 0
 
 
 def has_text(f: FileDiff) -> bool:
