@@ -35,6 +35,7 @@ FULLWIDTH = "".join(chr(0xFF00 + ord(c) - 0x20) for c in "ignore")  # fullwidth 
         (f"{CYR_CAP_I}gnore", "Ignore"),
         (f"{CYR_CAP_A}KIA", "AKIA"),
         (FULLWIDTH, "ignore"),
+        ("pa\u0301ssword", "password"),  # a combining acute accent is dropped
         ("plain ASCII: AKIA m I 1", "plain ASCII: AKIA m I 1"),
     ],
 )
