@@ -20,8 +20,11 @@ from pr_review.verifiers import run_verifiers
 from pr_review.verifiers.custom import UNTRUSTED_REASON
 from pr_review.verifiers.settings import VerifierSettings
 from tests.verifiers.prs import make_pr
+from tests.verifiers.toggles import OTHER_LANGUAGES_OFF
 
-NO_BUILTINS = {"ruff": False, "bandit": False, "secrets": False, "mypy": False}
+NO_BUILTINS = {
+    **OTHER_LANGUAGES_OFF, "ruff": False, "bandit": False, "secrets": False, "mypy": False
+}
 BASE = "def f():\n    return 1\n"
 HEAD = "def f():\n    return 2\n"  # line 2 changed, line 1 untouched
 

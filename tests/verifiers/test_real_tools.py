@@ -17,6 +17,7 @@ from pr_review.sources.model import PullRequest
 from pr_review.verifiers import builtin, run_verifiers, sides
 from pr_review.verifiers.settings import VerifierSettings
 from tests.verifiers.prs import make_pr
+from tests.verifiers.toggles import OTHER_LANGUAGES_OFF
 
 pytestmark = pytest.mark.slow
 
@@ -227,7 +228,7 @@ def test_workspace_is_removed_after_the_run(tmp_path: Path) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     only_ruff = VerifierSettings.model_validate(
-        {"builtin": {"bandit": False, "secrets": False, "mypy": False}}
+        {"builtin": {**OTHER_LANGUAGES_OFF, "bandit": False, "secrets": False, "mypy": False}}
     )
     verification = run_verifiers(pr, only_ruff, trust_mode=TrustMode.TRUSTED, tmp_root=scratch)
     assert by_name(verification, "ruff").status is VerifierStatus.PASS
@@ -296,7 +297,9 @@ def test_python_files_over_the_byte_budget_are_named_not_parsed(tmp_path: Path) 
         {"app/__init__.py": ""},
         {"app/data.py": data, "app/small.py": "print(undefined_name)\n"},
     )
-    settings = VerifierSettings.model_validate({"builtin": {"secrets": False, "mypy": False}})
+    settings = VerifierSettings.model_validate(
+        {"builtin": {**OTHER_LANGUAGES_OFF, "secrets": False, "mypy": False}}
+    )
     verification = run_verifiers(pr, settings, trust_mode=TrustMode.UNTRUSTED, tmp_root=tmp_path)
     for name in ("ruff", "bandit"):
         run = by_name(verification, name)
@@ -316,7 +319,7 @@ def test_bandit_split_across_processes_reports_what_one_process_does(
     head = dict.fromkeys(base, risky + query)
     pr = make_pr(tmp_path / "repo", base, head)
     settings = VerifierSettings.model_validate(
-        {"builtin": {"secrets": False, "mypy": False, "ruff": False}}
+        {"builtin": {**OTHER_LANGUAGES_OFF, "secrets": False, "mypy": False, "ruff": False}}
     )
 
     def bandit_run(cores: int, min_bytes: int) -> tuple[VerifierRun, list[str]]:

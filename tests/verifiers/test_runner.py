@@ -14,6 +14,7 @@ from pr_review.sources.model import MemoryTree, PullRequest
 from pr_review.verifiers import run_verifiers
 from pr_review.verifiers.settings import VerifierSettings
 from pr_review.verifiers.tools import locate_tool
+from tests.verifiers.toggles import OTHER_LANGUAGES_OFF
 
 
 def memory_pr() -> PullRequest:
@@ -61,7 +62,8 @@ class SlowTools:
 def test_the_budget_cuts_the_running_verifier_and_skips_the_rest() -> None:
     tools = SlowTools(cost=4)
     settings = VerifierSettings.model_validate(
-        {"max_parallel": 1, "total_budget_seconds": 6, "builtin": {"bandit": False}}
+        {"max_parallel": 1, "total_budget_seconds": 6,
+         "builtin": {**OTHER_LANGUAGES_OFF, "bandit": False}}
     )
     verification = run_verifiers(
         memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
@@ -82,7 +84,7 @@ def test_the_secrets_scan_has_its_own_time_outside_the_shared_budget() -> None:
     tools = SlowTools(cost=30)
     settings = VerifierSettings.model_validate(
         {"max_parallel": 1, "total_budget_seconds": 5, "secrets_timeout_seconds": 40,
-         "builtin": {"bandit": False, "mypy": False}}
+         "builtin": {**OTHER_LANGUAGES_OFF, "bandit": False, "mypy": False}}
     )  # fmt: skip
     verification = run_verifiers(
         memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
@@ -97,8 +99,8 @@ def test_the_secrets_scan_has_its_own_time_outside_the_shared_budget() -> None:
 def test_the_secrets_scan_is_still_bounded_by_its_own_limit() -> None:
     tools = SlowTools(cost=30)
     settings = VerifierSettings.model_validate(
-        {"secrets_timeout_seconds": 10, "builtin": {"ruff": False, "bandit": False,
-                                                    "mypy": False}}
+        {"secrets_timeout_seconds": 10,
+         "builtin": {**OTHER_LANGUAGES_OFF, "ruff": False, "bandit": False, "mypy": False}}
     )  # fmt: skip
     verification = run_verifiers(
         memory_pr(), settings, trust_mode=TrustMode.UNTRUSTED, run=tools, clock=tools.clock
@@ -113,7 +115,7 @@ def test_a_missing_tool_is_skipped_with_the_reason() -> None:
         return None if module == "ruff" else locate_tool(module, executable)
 
     only_ruff = VerifierSettings.model_validate(
-        {"builtin": {"bandit": False, "secrets": False, "mypy": False}}
+        {"builtin": {**OTHER_LANGUAGES_OFF, "bandit": False, "secrets": False, "mypy": False}}
     )
     verification = run_verifiers(
         memory_pr(), only_ruff, trust_mode=TrustMode.TRUSTED, locate=no_ruff
@@ -125,7 +127,7 @@ def test_a_missing_tool_is_skipped_with_the_reason() -> None:
 
 def test_a_tool_that_cannot_start_is_skipped_with_the_reason(tmp_path: Path) -> None:
     only_bandit = VerifierSettings.model_validate(
-        {"builtin": {"ruff": False, "secrets": False, "mypy": False}}
+        {"builtin": {**OTHER_LANGUAGES_OFF, "ruff": False, "secrets": False, "mypy": False}}
     )
     verification = run_verifiers(
         memory_pr(), only_bandit, trust_mode=TrustMode.TRUSTED,
@@ -142,7 +144,9 @@ def test_an_internal_error_is_data_and_the_others_go_on() -> None:
             raise RuntimeError("boom")
         return ProcessResult(tuple(argv), 0, b'{"results": {}}', b"", 1)
 
-    settings = VerifierSettings.model_validate({"builtin": {"bandit": False, "mypy": False}})
+    settings = VerifierSettings.model_validate(
+        {"builtin": {**OTHER_LANGUAGES_OFF, "bandit": False, "mypy": False}}
+    )
     verification = run_verifiers(memory_pr(), settings, trust_mode=TrustMode.TRUSTED, run=broken)
     ruff, secrets = verification.verifiers
     assert ruff.status is VerifierStatus.SKIPPED
@@ -160,7 +164,9 @@ def test_disabled_verifiers_record_only_the_trust_mode() -> None:
 
 def test_progress_reports_each_verifier() -> None:
     seen: list[str] = []
-    settings = VerifierSettings.model_validate({"builtin": {"bandit": False, "ruff": False}})
+    settings = VerifierSettings.model_validate(
+        {"builtin": {**OTHER_LANGUAGES_OFF, "bandit": False, "ruff": False}}
+    )
     run_verifiers(memory_pr(), settings, trust_mode=TrustMode.TRUSTED, progress=seen.append)
     assert seen[:2] == ["staging the files for the verifiers", "running the verifier tools"]
     assert sorted(seen[2:]) == ["verifier mypy: skipped", "verifier secrets: pass"]

@@ -177,7 +177,7 @@ def _judge(
     same_rule = a.rule_id is not None and a.rule_id == b.rule_id
     if near and same_rule:
         return Edge(i, j, place, 1.0, Decision.MERGE, same_rule=True)
-    decided, decision = _tool_pair(ma, mb, near=near)
+    decided, decision = _tool_pair(ma, mb, near=near, same=place is Place.SAME)
     if decided:
         return None if decision is None else Edge(i, j, place, 1.0, decision)
     score = max(
@@ -195,7 +195,9 @@ def _judge(
     return Edge(i, j, place, round(score, 3), decision)
 
 
-def _tool_pair(ma: Member, mb: Member, *, near: bool) -> tuple[bool, Decision | None]:
+def _tool_pair(
+    ma: Member, mb: Member, *, near: bool, same: bool
+) -> tuple[bool, Decision | None]:
     """Rules for pairs with a tool finding: ``(decided, merge or apart)``; undecided pairs
     (no tool, or a tool and a reviewer at a near place on different concepts) go to text."""
     a, b = ma.finding, mb.finding
@@ -204,7 +206,9 @@ def _tool_pair(ma: Member, mb: Member, *, near: bool) -> tuple[bool, Decision | 
         # Several tools on the same lines about one concern (ruff BLE001, bandit B110 on one
         # try/except/pass) are one problem; otherwise two tool findings with different rules
         # are different problems, and one rule at two distant places is two (two queries).
-        return True, Decision.MERGE if near and shared else None
+        # Tools point at exact lines: two rules on neighbouring lines (an eval on one, a
+        # shell command on the next) are two problems even when their words overlap.
+        return True, Decision.MERGE if same and shared else None
     if _one_verifier(a, b):
         if not near:
             # A tool hit stands for its own lines only: a reviewer finding elsewhere in the

@@ -69,6 +69,8 @@ def two_sided(
     shards: int = 1,
     select: Callable[[str], str | None] | None = None,
     prepare: Callable[[Side], str | None] | None = None,
+    pick: Callable[[Sequence[str]], tuple[str, ...]] | None = None,
+    kind: str = "Python",
 ) -> Outcome:
     """Run a tool on the head files, then on the base files, and parse both.
 
@@ -81,16 +83,18 @@ def two_sided(
     that many processes at once. ``select`` says why the repository's own run would not
     check a file (None: it would); such files are left out and named in the reason.
     ``prepare`` runs before each side's tool run (staging what the tool needs besides the
-    listed files) and may return a note for the reason.
+    listed files) and may return a note for the reason. ``pick`` chooses the files the tool
+    reads (default: the Python sources); ``kind`` names them in notes.
     """
-    written = python_files(ctx.head_files)
-    unchecked = unchecked_note(ctx, written)
+    chosen = pick or python_files
+    written = chosen(ctx.head_files)
+    unchecked = unchecked_note(ctx, written, chosen, kind)
     written, out_of_scope = _in_scope(written, select)
     head_files, too_big = _within_budget(ctx.workspace.head, written)
     notes = (unchecked, _scope_note(tool, out_of_scope), _too_big_note(too_big) if too_big else "")
     note = "; ".join(n for n in notes if n)
     if not head_files:
-        return Skipped(note or "no Python files touched")
+        return Skipped(note or f"no {kind} files touched")
     prefix = ctx.locate(module, tool)
     if prefix is None:
         return Skipped(f"{tool} is not installed (neither `python -m {module}` nor on PATH)")
@@ -106,7 +110,7 @@ def two_sided(
     )
     if not isinstance(head, tuple):
         return _with_files(head, head_files)
-    base_files = python_files(ctx.base_files)
+    base_files = chosen(ctx.base_files)
     if select is not None:
         listed = {ctx.scope.base_paths.get(p) for p in head_files}
         base_files = tuple(p for p in base_files if p in listed)
@@ -126,9 +130,14 @@ def two_sided(
     return Checked(head, base, head_files, note=note or None)
 
 
-def unchecked_note(ctx: Context, written: Sequence[str]) -> str | None:
-    """Which touched Python files the tool is not given, and why (never a silent skip)."""
-    touched = python_files([f.path for f in ctx.pr.diff.files if has_text(f)])
+def unchecked_note(
+    ctx: Context,
+    written: Sequence[str],
+    pick: Callable[[Sequence[str]], tuple[str, ...]] = python_files,
+    kind: str = "Python",
+) -> str | None:
+    """Which touched files of the tool's kind it is not given, and why (never a silent skip)."""
+    touched = pick([f.path for f in ctx.pr.diff.files if has_text(f)])
     missing = [p for p in touched if p not in set(written)]
     if not missing:
         return None
@@ -139,7 +148,7 @@ def unchecked_note(ctx: Context, written: Sequence[str]) -> str | None:
         else "their names cannot be written safely or their content could not be read"
     )
     names = ", ".join(repr(p) for p in missing[:10]) + (" …" if len(missing) > 10 else "")
-    return f"{len(missing)} touched Python file(s) not checked ({why}): {names}"
+    return f"{len(missing)} touched {kind} file(s) not checked ({why}): {names}"
 
 
 def _in_scope(

@@ -33,6 +33,11 @@ _BUILTIN_CATEGORY = {
     "bandit": Category.SECURITY,
     "secrets": Category.SECRETS,
     "mypy": Category.TYPE,
+    "oxlint": Category.LINT,
+    "shellcheck": Category.LINT,
+    "hadolint": Category.LINT,
+    "zizmor": Category.SECURITY,
+    "sinks": Category.SECURITY,
 }
 
 _WHY = {

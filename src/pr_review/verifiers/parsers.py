@@ -361,3 +361,216 @@ def parse_sarif(text: str, root: Path) -> tuple[RawFinding, ...]:
                 )
             )
     return tuple(out)
+
+
+# oxlint, shellcheck, hadolint, zizmor, the sink rules ------------------------------------
+
+_TOOL_LEVELS = {
+    "error": VerifierSeverity.ERROR,
+    "warning": VerifierSeverity.WARNING,
+    "info": VerifierSeverity.INFO,
+    "style": VerifierSeverity.INFO,
+    "advice": VerifierSeverity.INFO,
+}
+
+
+def _level(value: object) -> VerifierSeverity:
+    return _TOOL_LEVELS.get(str(value).lower(), VerifierSeverity.WARNING)
+
+
+class _OxSpan(_Loose):
+    line: int
+
+
+class _OxLabel(_Loose):
+    span: _OxSpan
+
+
+class _OxDiagnostic(_Loose):
+    message: str
+    code: str | None = None
+    severity: str = "warning"
+    filename: str
+    labels: tuple[_OxLabel, ...] = ()
+
+
+class _OxReport(_Loose):
+    diagnostics: tuple[_OxDiagnostic, ...]
+
+
+def parse_oxlint(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """``oxlint --format json``: ``{"diagnostics": [...]}``; the first label's line is the
+    finding's line; ``eslint(no-eval)`` becomes the rule id ``eslint/no-eval``."""
+    report = _validate(TypeAdapter(_OxReport), _load_json(text, "oxlint"), "oxlint")
+    out = []
+    for d in report.diagnostics:
+        lines = [label.span.line for label in d.labels]
+        rule = re.sub(r"^([\w-]+)\(([\w/-]+)\)$", r"\1/\2", d.code) if d.code else None
+        out.append(
+            RawFinding(
+                path=repo_path(d.filename, root),
+                line=lines[0] if lines else None,
+                end_line=lines[0] if lines else None,
+                rule_id=rule,
+                message=d.message,
+                severity=_level(d.severity),
+            )
+        )
+    return tuple(out)
+
+
+class _ShellcheckComment(_Loose):
+    file: str
+    line: int
+    endLine: int | None = None  # noqa: N815 - shellcheck's field name
+    level: str
+    code: int
+    message: str
+
+
+class _ShellcheckReport(_Loose):
+    comments: tuple[_ShellcheckComment, ...]
+
+
+def parse_shellcheck(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """``shellcheck -f json1``: ``{"comments": [...]}``, rule ids ``SC2115``."""
+    report = _validate(TypeAdapter(_ShellcheckReport), _load_json(text, "shellcheck"),
+                       "shellcheck")  # fmt: skip
+    return tuple(
+        RawFinding(
+            path=repo_path(c.file, root),
+            line=c.line,
+            end_line=c.endLine or c.line,
+            rule_id=f"SC{c.code}",
+            message=c.message,
+            severity=_level(c.level),
+        )
+        for c in report.comments
+    )
+
+
+class _HadolintItem(_Loose):
+    code: str
+    file: str
+    level: str
+    line: int
+    message: str
+
+
+def parse_hadolint(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """``hadolint -f json``: a list of ``{code, file, level, line, message}``."""
+    items = _validate(TypeAdapter(tuple[_HadolintItem, ...]), _load_json(text, "hadolint"),
+                      "hadolint")  # fmt: skip
+    return tuple(
+        RawFinding(
+            path=repo_path(i.file, root),
+            line=i.line,
+            end_line=i.line,
+            rule_id=i.code,
+            message=i.message,
+            severity=_level(i.level),
+        )
+        for i in items
+    )
+
+
+class _ZizPoint(_Loose):
+    row: int
+
+
+class _ZizSpan(_Loose):
+    start_point: _ZizPoint
+    end_point: _ZizPoint
+
+
+class _ZizConcrete(_Loose):
+    location: _ZizSpan
+
+
+class _ZizSymbolic(_Loose):
+    key: dict[str, dict[str, str]]
+    annotation: str = ""
+    kind: str
+
+
+class _ZizLocation(_Loose):
+    symbolic: _ZizSymbolic
+    concrete: _ZizConcrete
+
+
+class _ZizDeterminations(_Loose):
+    confidence: str
+    severity: str
+
+
+class _ZizFinding(_Loose):
+    ident: str
+    desc: str = ""
+    determinations: _ZizDeterminations
+    locations: tuple[_ZizLocation, ...]
+
+
+ZIZMOR_SEVERITY = {
+    "high": VerifierSeverity.ERROR,
+    "medium": VerifierSeverity.WARNING,
+    "low": VerifierSeverity.INFO,
+    "informational": VerifierSeverity.INFO,
+    "unknown": VerifierSeverity.INFO,
+}
+
+
+def parse_zizmor(text: str, root: Path) -> tuple[RawFinding, ...]:
+    """``zizmor --format json``: findings with symbolic and concrete locations; the primary
+    location (0-based rows) gives the file and lines; the message names the audit, what it
+    found and zizmor's confidence (Low-confidence findings are dropped: too often wrong)."""
+    items = _validate(TypeAdapter(tuple[_ZizFinding, ...]), _load_json(text, "zizmor"),
+                      "zizmor")  # fmt: skip
+    out = []
+    for item in items:
+        if item.determinations.confidence.lower() == "low":
+            continue
+        primary = next((loc for loc in item.locations if loc.symbolic.kind == "Primary"), None)
+        if primary is None:
+            continue
+        local = primary.symbolic.key.get("Local", {})
+        path = local.get("verbatim_path") or local.get("given_path")
+        if not path:
+            continue
+        where = primary.concrete.location
+        note = f": {primary.symbolic.annotation}" if primary.symbolic.annotation else ""
+        out.append(
+            RawFinding(
+                path=repo_path(path, root),
+                line=where.start_point.row + 1,
+                end_line=where.end_point.row + 1,
+                rule_id=item.ident,
+                message=f"{item.desc or item.ident}{note}",
+                severity=ZIZMOR_SEVERITY.get(
+                    item.determinations.severity.lower(), VerifierSeverity.INFO
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def parse_sinks(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
+    """``python -m pr_review.rules``: one hit per line, with the rule's own severity."""
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            out.append(
+                RawFinding(
+                    path=repo_path(str(item["path"]), root),
+                    line=int(item["line"]),
+                    end_line=int(item["end_line"]),
+                    rule_id=str(item["rule"]),
+                    message=str(item["message"]),
+                    severity=_level(item["severity"]),
+                )
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise OutputError(f"sink rule output line {number} is not a hit ({exc})") from exc
+    return tuple(out)

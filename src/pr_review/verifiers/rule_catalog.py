@@ -11,6 +11,7 @@ here too, with why each is chosen: they find bugs, not style.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from pr_review.schema.enums import Severity
@@ -48,6 +49,45 @@ BANDIT_LOW_KEPT_OUTSIDE_TESTS = frozenset({"B105", "B106", "B107"})
 
 BANDIT_OFF_IN_TESTS = frozenset({"B101", "B105", "B106", "B107"})
 """assert and hard-coded password rules: expected in test code (fixtures, assertions)."""
+
+
+OXLINT_CATEGORIES: tuple[str, ...] = ("correctness", "suspicious")
+"""oxlint's categories that find defects; pedantic, style, perf, restriction are not run."""
+
+OXLINT_OFF = frozenset(
+    {
+        # Unused names: a compiler or bundler setting decides them, and handlers keep
+        # unused parameters for their signature (express's ``(req, res, next)``).
+        "eslint/no-unused-vars",
+        "eslint/no-unused-expressions",
+        # Shadowing and `this` aliasing are style in most codebases.
+        "eslint/no-shadow-restricted-names",
+        "typescript/no-this-alias",
+        # Test runners' patterns (empty catch in a retry, useless spreads in fixtures).
+        "unicorn/no-useless-spread",
+        "unicorn/no-empty-file",
+    }
+)
+"""oxlint rules that report taste rather than defects in the categories run."""
+
+SHELLCHECK_OFF = frozenset(
+    {
+        "SC1090",  # can't follow a non-constant source: we never follow sources
+        "SC1091",  # not following a sourced file: same
+        "SC2034",  # a variable appears unused: scripts export or source them
+        "SC2155",  # declare and assign separately: style
+        "SC2164",  # cd without || exit: most scripts run with set -e
+    }
+)
+"""shellcheck warnings that are style or artefacts of checking one file alone."""
+
+HADOLINT_KEPT = frozenset({"DL3020", "DL3021", "DL3022", "DL3023", "DL3024"})
+"""hadolint warnings that are defects (beside its errors): ADD for local files, COPY to many
+sources without a folder, COPY --from an unknown stage, a stage copying from itself, a
+duplicate stage name. Its pinning and cache advice is left to the repository."""
+
+ZIZMOR_OFF = frozenset({"unpinned-uses"})
+"""zizmor audits that report a policy, not a weakness: tag-pinned actions are the norm."""
 
 
 @dataclass(frozen=True)
@@ -384,6 +424,11 @@ _BY_RULE: dict[tuple[str, str], RuleText] = {
 }
 
 FALLBACK_PROBLEM = {
+    "oxlint": "JavaScript/TypeScript lint error",
+    "shellcheck": "Shell script problem",
+    "hadolint": "Dockerfile problem",
+    "zizmor": "GitHub Actions weakness",
+    "sinks": "Security sink",
     "ruff": "Lint error",
     "bandit": "Security pattern flagged",
     "secrets": "Possible hard-coded secret",
@@ -391,8 +436,38 @@ FALLBACK_PROBLEM = {
 }
 
 
+SINK_FIX = {
+    "code-eval": "Never evaluate request input; map it to a fixed set of operations.",
+    "shell": "Run the program with an argument list (execFile, exec.Command without a shell) "
+    "and validate the values.",
+    "sql": "Pass the values as bound query parameters.",
+    "path": "Resolve the path and check it stays inside the intended folder.",
+    "template": "Escape the value for its context or use the framework's safe rendering.",
+    "deserialize": "Parse with a data-only format or a safe loader.",
+    "tls": "Keep certificate verification on; trust a private CA with its certificate.",
+    "cookie": "Set HttpOnly and Secure on session and authentication cookies.",
+    "weak-hash": "Use a password hash (bcrypt, scrypt, argon2) or SHA-256 and up.",
+    "access-control": "Keep the check, or move it where every path still passes it.",
+}
+
+
+@functools.cache
+def _sink_entries() -> dict[str, RuleText]:
+    """The sink rules' own text (message, why) as catalog entries."""
+    from pr_review.rules import load_sink_rules  # noqa: PLC0415 - rule files read on first use
+
+    return {
+        rule.id: RuleText(
+            "sinks", (rule.id,), rule.message, rule.why, SINK_FIX[rule.category.value]
+        )
+        for rule in load_sink_rules()
+    }
+
+
 def rule_text(tool: str, rule_id: str | None) -> RuleText | None:
     """The catalog entry of a tool's rule, if it has one."""
+    if tool == "sinks":
+        return _sink_entries().get(rule_id or "")
     return _BY_RULE.get((tool, rule_id or ""))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from functools import partial
 from pathlib import Path
@@ -23,7 +23,7 @@ from pr_review import process
 from pr_review.schema.enums import TrustMode, VerifierStatus
 from pr_review.schema.pack import Verification, VerificationSummary, VerifierRun
 from pr_review.sources.model import PullRequest, RepoTree
-from pr_review.verifiers.builtin import PYTHON_SUFFIXES, Bandit, Mypy, Ruff
+from pr_review.verifiers.builtin import Bandit, Mypy, Ruff, python_files
 from pr_review.verifiers.custom import CustomCommand
 from pr_review.verifiers.model import (
     Category,
@@ -36,6 +36,19 @@ from pr_review.verifiers.model import (
     Verifier,
 )
 from pr_review.verifiers.outcome import to_run
+from pr_review.verifiers.polyglot import (
+    Hadolint,
+    Oxlint,
+    Pick,
+    Shellcheck,
+    Sinks,
+    Zizmor,
+    dockerfiles,
+    js_files,
+    shell_files,
+    sink_files,
+    workflow_files,
+)
 from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.secrets import Secrets
 from pr_review.verifiers.settings import ToolConfigSource, VerifierSettings
@@ -46,8 +59,16 @@ from pr_review.verifiers.workspace import Workspace
 Clock = Callable[[], float]
 
 
-def select_verifiers(settings: VerifierSettings, *, checkout_ready: bool) -> tuple[Verifier, ...]:
-    """The enabled built-ins, then the declared commands, in a fixed order."""
+def select_verifiers(
+    settings: VerifierSettings, *, checkout_ready: bool, touched: Sequence[str] | None = None
+) -> tuple[Verifier, ...]:
+    """The enabled built-ins, then the declared commands, in a fixed order.
+
+    The tools of other languages are chosen only when the PR touches a file of their kind
+    (``touched``: the PR's paths; None chooses them all): a Python PR's packet does not list
+    five tools that had nothing to read. With such a file touched, a missing tool is a
+    ``skipped`` run with the reason, as for the Python tools.
+    """
     timeout = settings.timeout_seconds
     toggles = settings.builtin
     chosen: list[Verifier] = []
@@ -59,6 +80,9 @@ def select_verifiers(settings: VerifierSettings, *, checkout_ready: bool) -> tup
         chosen.append(Secrets(settings.secrets_timeout_seconds))
     if toggles.mypy:
         chosen.append(Mypy(timeout))
+    for enabled, make, pick in _languages(settings):
+        if enabled and (touched is None or pick(touched)):
+            chosen.append(make(timeout))
     chosen.extend(CustomCommand(spec, checkout_ready) for spec in settings.custom)
     return tuple(chosen)
 
@@ -104,7 +128,10 @@ def run_verifiers(
             base_files=staged.base_files,
             config_tree=config_tree,
         )
-        verifiers = select_verifiers(settings, checkout_ready=staged.checkout_ready)
+        touched = [f.path for f in pr.diff.files]
+        verifiers = select_verifiers(
+            settings, checkout_ready=staged.checkout_ready, touched=touched
+        )
         report("running the verifier tools")
         runs = _run_all(verifiers, ctx, staged, clock=clock, progress=progress)
     return Verification(verifiers=runs, summary=summarize(runs), trust_mode=trust_mode)
@@ -119,18 +146,43 @@ def _stage(
     full_checkout: bool,
 ) -> Materialized:
     """Write only what the selected verifiers read: nothing when none reads the workspace
-    (secrets reads the diff), only Python files when no repository command runs."""
-    toggles = settings.builtin
-    python_tools = toggles.ruff or toggles.bandit or toggles.mypy
-    if not python_tools and not settings.custom:
+    (secrets reads the diff), only the files of the enabled tools' kinds when no repository
+    command runs."""
+    picks = _enabled_picks(settings)
+    if not picks and not settings.custom:
         workspace.prepare()
         return NOTHING
-    only = None if settings.custom else _is_python
+
+    def checked(path: str) -> bool:
+        return any(pick((path,)) for pick in picks)
+
+    only = None if settings.custom else checked
     return materialize_pr(pr, workspace, config_tree, full_checkout=full_checkout, only=only)
 
 
-def _is_python(path: str) -> bool:
-    return path.endswith(PYTHON_SUFFIXES)
+def _enabled_picks(settings: VerifierSettings) -> list[Pick]:
+    """The file choosers of the enabled built-in tools that read the workspace."""
+    toggles = settings.builtin
+    picks: list[Pick] = []
+    if toggles.ruff or toggles.bandit or toggles.mypy:
+        picks.append(python_files)
+    picks.extend(pick for enabled, _, pick in _languages(settings) if enabled)
+    return picks
+
+
+_Language = tuple[bool, Callable[[float], Verifier], Pick]
+
+
+def _languages(settings: VerifierSettings) -> tuple[_Language, ...]:
+    """The other languages' tools: (enabled, constructor, the files it reads)."""
+    toggles = settings.builtin
+    return (
+        (toggles.sinks, Sinks, sink_files),
+        (toggles.oxlint, Oxlint, js_files),
+        (toggles.shellcheck, Shellcheck, shell_files),
+        (toggles.hadolint, Hadolint, dockerfiles),
+        (toggles.zizmor, Zizmor, workflow_files),
+    )
 
 
 def _quiet(_: str) -> None:

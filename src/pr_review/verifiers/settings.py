@@ -51,6 +51,11 @@ class BuiltinToggles(_Section):
     bandit: bool = True
     secrets: bool = True
     mypy: bool = True
+    oxlint: bool = True
+    shellcheck: bool = True
+    hadolint: bool = True
+    zizmor: bool = True
+    sinks: bool = True
 
 
 class VerifierSettings(_Section):

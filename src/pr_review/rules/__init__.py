@@ -1,0 +1,176 @@
+"""The sink rule set: one set of syntax-tree rules as data, read by two consumers.
+
+Each rule is a file in ``rules/sinks/`` in ast-grep's own rule format (``id``, ``language``,
+``message``, ``severity``, ``rule``, optional ``constraints`` and ``utils``) with our fields
+under ``metadata``:
+
+``category``
+    what the sink is: code evaluation, a shell, SQL built from strings, a file path, a
+    template, a deserializer, TLS verification, cookie flags, a weak hash, access control.
+``why``
+    one line a maintainer can judge in seconds.
+``untrusted``
+    true when the rule only matches where request input (query, body, params, headers,
+    cookies, form values) reaches the sink inside the matched code.
+``lane``
+    what a hit new on the PR's changed lines means for the risk lane: ``red`` or ``yellow``.
+``languages``
+    the languages the rule applies to (one grammar family: ``javascript``, ``typescript``
+    and ``tsx`` share node kinds); defaults to ``[language]``.
+``examples``
+    ``{bad: [...], good: [...]}``: every bad snippet must match and no good one may; the test
+    suite runs them all through the engine both consumers use.
+
+Consumers: the ``sinks`` verifier (findings on changed lines, :mod:`pr_review.verifiers`)
+and the risk lane's structural evidence (:mod:`pr_review.evidence.sinks`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib import resources
+from pathlib import PurePosixPath
+from typing import Any
+
+import yaml
+
+
+class SinkCategory(StrEnum):
+    """What a sink rule is about (a closed set: extend only with a reason)."""
+
+    CODE_EVAL = "code-eval"
+    SHELL = "shell"
+    SQL = "sql"
+    PATH = "path"
+    TEMPLATE = "template"
+    DESERIALIZE = "deserialize"
+    TLS = "tls"
+    COOKIE = "cookie"
+    WEAK_HASH = "weak-hash"
+    ACCESS_CONTROL = "access-control"
+
+
+class SinkLane(StrEnum):
+    """What a new hit means for the lane."""
+
+    RED = "red"
+    YELLOW = "yellow"
+
+
+@dataclass(frozen=True)
+class SinkRule:
+    """One rule of the set, as loaded from its file."""
+
+    id: str
+    languages: tuple[str, ...]
+    category: SinkCategory
+    why: str
+    untrusted: bool
+    lane: SinkLane
+    message: str
+    severity: str
+    """ast-grep's own ``severity`` (``error`` or ``warning``): how sure and how serious a
+    finding on the line is, apart from what it means for the lane."""
+    config: dict[str, Any]
+    """The ast-grep rule object: ``rule`` plus optional ``constraints`` and ``utils``."""
+    bad: tuple[str, ...]
+    good: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SinkHit:
+    """A rule matched at a place in a source text (lines 1-based)."""
+
+    rule_id: str
+    category: SinkCategory
+    lane: SinkLane
+    untrusted: bool
+    why: str
+    message: str
+    severity: str
+    line: int
+    end_line: int
+    snippet: str
+
+
+LANGUAGE_BY_SUFFIX = {
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".java": "java",
+    ".rb": "ruby",
+    ".php": "php",
+    ".py": "python",
+}
+"""File suffix to the grammar the rules are run with."""
+
+
+def language_of(path: str) -> str | None:
+    """The grammar of ``path`` by its suffix; None when no sink rule reads that language.
+
+    Type declarations (``.d.ts``) hold no code that runs: they have no language here.
+    """
+    name = PurePosixPath(path).name.lower()
+    if name.endswith((".d.ts", ".d.mts", ".d.cts")):
+        return None
+    return LANGUAGE_BY_SUFFIX.get(PurePosixPath(name).suffix)
+
+
+class RuleFileError(ValueError):
+    """A rule file that does not follow the format (a defect of this package, not the PR)."""
+
+
+def _rule_from(name: str, data: Any) -> SinkRule:
+    if not isinstance(data, dict):
+        raise RuleFileError(f"{name}: a rule file holds one mapping")
+    meta = data.get("metadata")
+    if not isinstance(meta, dict):
+        raise RuleFileError(f"{name}: metadata (category, why, untrusted, lane, examples) missing")
+    examples = meta.get("examples") or {}
+    languages = tuple(meta.get("languages") or (data["language"],))
+    config = {k: data[k] for k in ("rule", "constraints", "utils") if k in data}
+    try:
+        return SinkRule(
+            id=str(data["id"]),
+            languages=tuple(str(lang).lower() for lang in languages),
+            category=SinkCategory(meta["category"]),
+            why=str(meta["why"]),
+            untrusted=bool(meta["untrusted"]),
+            lane=SinkLane(meta["lane"]),
+            message=str(data["message"]),
+            severity=str(data.get("severity", "warning")),
+            config=config,
+            bad=tuple(str(x) for x in examples.get("bad", ())),
+            good=tuple(str(x) for x in examples.get("good", ())),
+        )
+    except (KeyError, ValueError) as exc:
+        raise RuleFileError(f"{name}: {exc}") from exc
+
+
+@functools.cache
+def load_sink_rules() -> tuple[SinkRule, ...]:
+    """Every rule of ``rules/sinks/``, in file-name order."""
+    folder = resources.files(__package__).joinpath("sinks")
+    rules = [
+        _rule_from(entry.name, yaml.safe_load(entry.read_text("utf-8")))
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith((".yml", ".yaml"))
+    ]
+    ids = [r.id for r in rules]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise RuleFileError(f"duplicate sink rule ids: {', '.join(dupes)}")
+    return tuple(rules)
+
+
+def rules_for(language: str, rules: tuple[SinkRule, ...] | None = None) -> tuple[SinkRule, ...]:
+    """The rules that read ``language``."""
+    return tuple(r for r in (rules or load_sink_rules()) if language in r.languages)
