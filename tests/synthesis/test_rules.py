@@ -152,6 +152,38 @@ def test_a_verifier_hit_on_the_same_lines_corroborates_the_reviewers_finding() -
     assert (reason(result, "v1") or "").startswith("corroborates r1")
 
 
+@pytest.mark.parametrize(
+    ("tool", "rule", "tool_title", "reviewer_title"),
+    [
+        ("bandit", "B608", "Possible SQL injection vector through string-based query construction",
+         "User input reaches a SQL query unescaped"),
+        ("sinks", "js-shell-untrusted", "Request input reaches a shell command (child_process)",
+         "Command injection through the uploaded file name"),
+        ("sinks", "go-path-untrusted", "Request input used as a file path",
+         "Path traversal: the name parameter can contain ../"),
+        ("oxlint", "eslint/no-eval", "eval can be harmful.",
+         "Remote code execution: the expression from the query string is passed to eval"),
+        ("sinks", "go-tls-insecure", "TLS certificate verification turned off",
+         "InsecureSkipVerify lets anyone intercept the webhook calls"),
+    ],
+)  # fmt: skip
+def test_a_tool_hit_and_a_reviewer_finding_on_one_concern_are_one_finding(
+    tool: str, rule: str, tool_title: str, reviewer_title: str
+) -> None:
+    """The issue's pair: a reviewer's "User input reaches a SQL query unescaped" and bandit's
+    B608 on the same line are one finding with the tool as corroboration (and the same for
+    the sink rules' and oxlint's concerns)."""
+    hit = cand(
+        "v1", source=FindingSource.VERIFIER, origin=tool, rule_id=rule, title=tool_title,
+        why_it_matters="", severity=Severity.HIGH,
+        evidence=Evidence(type=EvidenceType.VERIFIER_OUTPUT, detail=f"{rule} line 11"),
+    )  # fmt: skip
+    reviewer = cand("r1", title=reviewer_title, why_it_matters="")
+    result = run(hit, reviewer)
+    assert [f.finding_id for f in result.surfaced] == ["r1"]
+    assert f"{tool}:{rule}" in result.surfaced[0].corroborated_by
+
+
 def test_a_verifier_hit_elsewhere_in_the_file_does_not_absorb_the_reviewers_finding() -> None:
     tool = cand(
         "v1",

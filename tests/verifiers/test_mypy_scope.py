@@ -201,6 +201,17 @@ def test_the_sanitized_configuration_keeps_checks_and_drops_plugins() -> None:
     assert "files" not in ini
     assert "mypy_path = src, tests/typing\n" in ini
     assert "[mypy-clicky._legacy]\nignore_errors = True" in ini
+    # mypy 2's strict-bytes default is not what the project's own mypy ran with
+    assert "strict_bytes = False" in ini
+
+
+def test_strict_bytes_the_configuration_asks_for_is_kept() -> None:
+    tree = MemoryTree({"mypy.ini": "[mypy]\nstrict_bytes = True\n"})
+    config = find_mypy_config(tree)
+    assert config is not None
+    ini = sanitized_ini(config)
+    assert "strict_bytes = True" in ini
+    assert "strict_bytes = False" not in ini
 
 
 def test_follow_imports_per_module_is_kept_in_the_sanitized_configuration() -> None:

@@ -50,3 +50,21 @@ def test_keyword_hit_on_real_value_stays_warning() -> None:
 def test_provider_pattern_is_never_downgraded() -> None:
     finding = _finding("app.py", 3, {"aws_access_key_id"}, set(), 'key = "secret"')
     assert finding.severity is VerifierSeverity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("path", "severity"),
+    [
+        ("tests/test_advisory.py", VerifierSeverity.INFO),
+        ("docs/usage.rst", VerifierSeverity.INFO),
+        ("jwt/api_jwt.py", VerifierSeverity.ERROR),
+    ],
+)
+def test_a_jwt_is_a_fixture_in_tests_and_docs_only(path: str, severity: VerifierSeverity) -> None:
+    finding = _finding(path, 41, {"jwt"}, set(), "token = 'eyJhbGciOi...'")
+    assert finding.severity is severity
+
+
+def test_a_private_key_in_tests_is_still_reported() -> None:
+    finding = _finding("tests/test_advisory.py", 5, {"private_key"}, set(), "-----BEGIN")
+    assert finding.severity is VerifierSeverity.ERROR

@@ -221,6 +221,13 @@ class VerifierFinding(Frozen):
         default=True,
         description="added: false never reaches the pack; kept for clarity of the contract.",
     )
+    count: int = Field(
+        default=1,
+        ge=1,
+        description="added: how many hits of this rule this finding stands for. A flood (one "
+        "rule hit many times in one PR) is one finding at its first place; the message names "
+        "the first places and the count.",
+    )
 
 
 class VerifierRun(Frozen):

@@ -235,14 +235,84 @@ CONCEPTS: tuple[Concept, ...] = (
             r"\braw sql\b",
             r"\bstring[- ]based query\b",
             r"\bsql (?:built|assembled) (?:by|from|with)\b",
+            (r"\bsql\b[^.;]*\b(?:unescaped|unsanitized|unsanitised|concatenat\w*|interpolat\w*"
+            r"|f-strings?|%-format\w*|string format\w*)"),
+            (r"\b(?:unescaped|unsanitized|unsanitised|concatenat\w*|interpolat\w*)\b[^.;]*"
+            r"\b(?:sql|query|queries)\b"),
         ),
         (
             "SQL injection in query",
             "raw SQL built from input",
             "Possible SQL injection vector through string-based query construction",
             "SQL built by string formatting",
+            "User input reaches a SQL query unescaped",
+            "the id is concatenated into the query",
         ),
-        ("SQL query parameters are bound",),
+        ("SQL query parameters are bound", "The SQL query is slow"),
+    ),
+    Concept(
+        "@command_injection",
+        (
+            r"\b(?:command|shell|os command) injection\b",
+            r"\bshell=true\b",
+            r"\bshell command built\b",
+            r"\b(?:runs?|passe[sd]|reach\w*|goes|into)\b[^.;]*\b(?:a|the) shell\b",
+            r"\bsh -c\b",
+            r"\bchild_process\b",
+            r"\bexec\.command\b",
+        ),
+        (
+            "Command injection through the file name",
+            "subprocess call with shell=True",
+            "A shell command built from a template or concatenation (child_process exec)",
+            "The name is passed to a shell unquoted",
+        ),
+        ("the shell completion script",),
+    ),
+    Concept(
+        "@code_eval",
+        (
+            r"\beval\b",
+            r"\b(?:arbitrary|remote) code execution\b",
+            r"\bnew function\b",
+            r"\bcode evaluation\b",
+            r"\bexecutes? (?:user|client|attacker)\w*[ -]\w+ (?:code|input|strings?)\b",
+        ),
+        (
+            "eval can be harmful.",
+            "Request input reaches code evaluation",
+            "leads to arbitrary code execution",
+        ),
+        ("the evaluation set is small",),
+    ),
+    Concept(
+        "@path_traversal",
+        (
+            r"\bpath traversal\b",
+            r"\bdirectory traversal\b",
+            r"\.\./",
+            r"\b(?:used|taken) as a file path\b",
+            r"\boutside (?:the )?(?:intended|served|root|base) (?:folder|directory)\b",
+        ),
+        (
+            "Path traversal via the name parameter",
+            "Request input used as a file path",
+            "reads files outside the intended folder (../)",
+        ),
+    ),
+    Concept(
+        "@tls_verification",
+        (
+            r"\b(?:tls|ssl|certificate) verification\b",
+            r"\bverify=false\b",
+            r"\binsecureskipverify\b",
+            r"\brejectunauthorized\b",
+        ),
+        (
+            "TLS certificate verification turned off",
+            "requests.get(url, verify=False)",
+            "InsecureSkipVerify: true disables checks",
+        ),
     ),
     Concept(
         "@swallowed_exception",

@@ -158,7 +158,8 @@ def _candidate(run: VerifierRun, finding: VerifierFinding, added: AddedLines) ->
     return CandidateFinding(
         finding_id=f"verifier:{run.name}:{digest[:12]}",
         source=FindingSource.VERIFIER,
-        title=title_for(run.name, finding.rule_id, finding.file),
+        title=title_for(run.name, finding.rule_id, finding.file)
+        + (f" and {finding.count - 1:,} more hit(s)" if finding.count > 1 else ""),
         file=finding.file,
         line_start=finding.line,
         line_end=finding.end_line or finding.line,

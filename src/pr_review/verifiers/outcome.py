@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pr_review.schema.enums import VerifierSeverity, VerifierStatus
 from pr_review.schema.pack import VerifierFinding, VerifierRun
 from pr_review.verifiers.model import Checked, Context, Outcome, RawFinding, Skipped, TimedOut
@@ -17,6 +19,13 @@ def status_of(findings: tuple[RawFinding, ...], *, failed: bool) -> VerifierStat
     if VerifierSeverity.WARNING in severities:
         return VerifierStatus.WARN
     return VerifierStatus.PASS
+
+
+FLOOD_MIN = 20
+"""A rule with more hits than this in one run is a flood: one finding with the count."""
+
+FLOOD_PLACES = 10
+"""How many of a flood's places its message names (the first, in path and line order)."""
 
 
 def _pack_finding(f: RawFinding) -> VerifierFinding:
@@ -71,11 +80,59 @@ def _checked_run(
             f"{scoped.dropped} finding(s) on lines this pull request did not change, "
             "or already present in the base, were left out"
         )
+    findings, floods = collapse_floods(kept)
+    notes.extend(floods)
     return VerifierRun(
         name=name,
         status=status_of(kept, failed=failed),
-        findings=tuple(_pack_finding(f) for f in kept),
+        findings=findings,
         duration_ms=duration_ms,
         reason="; ".join(notes) or None,
         files_checked=outcome.files_checked,
     )
+
+
+def collapse_floods(
+    kept: tuple[RawFinding, ...],
+) -> tuple[tuple[VerifierFinding, ...], list[str]]:
+    """The pack's findings, each rule with more than :data:`FLOOD_MIN` hits as one finding.
+
+    The flood's finding sits at its first place (path, then line order), carries the worst
+    severity of its hits and ``count``; its message names the rule, the count, the files and
+    the first :data:`FLOOD_PLACES` places. Nothing is dropped silently: the run's reason says
+    which rules were collapsed and how many hits each had. Linear in the hits.
+    """
+    by_rule: dict[str | None, list[RawFinding]] = {}
+    for f in kept:
+        by_rule.setdefault(f.rule_id, []).append(f)
+    flooded = {rule for rule, hits in by_rule.items() if len(hits) > FLOOD_MIN}
+    out: list[VerifierFinding] = []
+    notes: list[str] = []
+    for f in kept:
+        if f.rule_id not in flooded:
+            out.append(_pack_finding(f))
+            continue
+        hits = by_rule[f.rule_id]
+        if f is not hits[0]:
+            continue
+        files = len({h.path for h in hits})
+        places = ", ".join(f"{h.path}:{h.line}" if h.line else h.path
+                           for h in hits[:FLOOD_PLACES])  # fmt: skip
+        rest = len(hits) - FLOOD_PLACES
+        more = f" and {rest} more" if rest > 0 else ""
+        worst = max(hits, key=lambda h: _SEVERITY_ORDER[h.severity]).severity
+        message = (f"{len(hits)} hits of {f.rule_id or 'one rule'} in {files} file(s): "
+                   f"{places}{more}. First: {f.message}")  # fmt: skip
+        out.append(_pack_finding(replace(f, message=message, severity=worst)).model_copy(
+            update={"count": len(hits)}
+        ))  # fmt: skip
+        notes.append(f"{f.rule_id or 'a rule'} hit {len(hits)} times in {files} file(s): "
+                     "reported as one finding with the count")  # fmt: skip
+    return tuple(out), notes
+
+
+_SEVERITY_ORDER = {
+    VerifierSeverity.INFO: 0,
+    VerifierSeverity.WARNING: 1,
+    VerifierSeverity.ERROR: 2,
+}

@@ -60,8 +60,12 @@ OXLINT_OFF = frozenset(
         # unused parameters for their signature (express's ``(req, res, next)``).
         "eslint/no-unused-vars",
         "eslint/no-unused-expressions",
-        # Shadowing and `this` aliasing are style in most codebases.
+        # Shadowing, `this` aliasing, function placement and needless escapes are style in
+        # most codebases (read on the tune half of bench/corpora: axios, express).
+        "eslint/no-shadow",
         "eslint/no-shadow-restricted-names",
+        "eslint/no-useless-escape",
+        "unicorn/consistent-function-scoping",
         "typescript/no-this-alias",
         # Test runners' patterns (empty catch in a retry, useless spreads in fixtures).
         "unicorn/no-useless-spread",

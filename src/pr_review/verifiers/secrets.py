@@ -405,6 +405,12 @@ SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
 
 
+FIXTURE_TOKEN_KINDS = frozenset({"jwt"})
+"""Kinds that are self-contained tokens rather than keys to an account: in tests and docs a
+JWT is a fixture signed with a test key (read on the tune half: pyjwt's advisory tests), so
+it is information there. Provider keys and private keys are never downgraded."""
+
+
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = ""
 ) -> RawFinding:
@@ -434,6 +440,10 @@ def _finding(
     elif heuristic_only and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += f"; a guess in {classify(path).value} files, where sample values are expected"
+    elif ours and ours <= FIXTURE_TOKEN_KINDS and classify(path) in SAMPLE_CONTEXTS:
+        severity = VerifierSeverity.INFO
+        extra += (f"; a signed token in {classify(path).value} files, where fixture tokens "
+                  "are expected")  # fmt: skip
     return RawFinding(
         path=path,
         line=line,
