@@ -129,8 +129,8 @@ def sanitized_ini(config: MypyConfig, mypy_path: tuple[str, ...] = ()) -> str:
     """An ini file with only the safe options of ``config`` (global and per module), and
     ``mypy_path`` (directories relative to where mypy runs, chosen by us, not the repository)."""
     out = ["[mypy]", *_safe_lines(config.global_options)]
-    options = {k.replace("-", "_").strip() for k in config.global_options}
-    if "strict_bytes" not in options:
+    configured = {k.replace("-", "_").strip() for k in config.global_options}
+    if "strict_bytes" not in configured:
         # mypy 2 made strict bytes the default; the repository's own (pinned, often older)
         # mypy treats bytearray as bytes. Unless the configuration asks for it, so do we:
         # `data = b""; data = bytearray()` is not a finding a passing CI would show.
