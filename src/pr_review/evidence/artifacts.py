@@ -57,7 +57,7 @@ LOCATIONS = {
     "has_rollout_note": "PR description under a '## Rollout' heading",
     "has_security_note": "PR description under a '## Security' heading",
 }
-_MIGRATION_FACTORS = {"migration"}
+_MIGRATION_FACTORS = {"migration", "migration-path"}
 _ROLLOUT_FACTORS = {"rollout-feature-flag", "infra-deploy", "infra-lifecycle"}
 _SECURITY_FACTORS = {
     "auth-permission",

@@ -28,6 +28,7 @@ from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
 from pr_review.evidence.security_scope import security_scope_factors
+from pr_review.evidence.sinks import sink_factors
 from pr_review.evidence.subsystems import compile_subsystems, subsystem_of
 from pr_review.schema.pack import (
     Context,
@@ -97,6 +98,7 @@ def build_pack(
         structure = security_scope_factors(lane_files, code_paths, pr.base_tree, pr.head_tree)
         structure += guard_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += input_flow_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
         RiskInputs(

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 from pr_review.evidence.paths import segments
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileDiff
+from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 TRUST = "ci-trust"
@@ -158,6 +158,14 @@ def ci_factor(f: FileDiff, known: frozenset[str] | None) -> RiskFactor:
     ``known`` are the actions the base already uses (None: unknown, only this file's removed
     lines count as known).
     """
+    if f.status is FileStatus.DELETED:
+        # A deleted workflow runs nothing: less privilege, never more.
+        return RiskFactor(
+            factor=CHANGE,
+            files=(f.path,),
+            severity=FactorSeverity.MODERATE,
+            why="a CI definition is deleted (nothing it ran runs any more)",
+        )
     removed = [(n, _COMMENT.sub("", t)) for h in f.hunks for n, t in h.removed]
     added = [(n, _COMMENT.sub("", t)) for h in f.hunks for n, t in h.added]
     used = known if known is not None else actions_used(t for _, t in removed)

@@ -11,6 +11,7 @@ A rewritten guard (same count) is not reported: it may be a refactor.
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +23,23 @@ from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 FACTOR = "guard-removed"
+ACCESS_FACTOR = "access-control-removed"
+
+_ACCESS_CONTROL = re.compile(
+    r"(?i)(auth|login|logged_in|permission|\bperms?\b|has_perm|\broles?\b|admin|superuser|"
+    r"is_staff|owner|csrf|signature|verify_token|\btoken|scopes?\b|acl|forbidden|"
+    r"unauthori[sz]ed|permissiondenied|access_denied|\b40[13]\b|require_)"
+)
+"""What makes a lost guard access control: its decorator, test or refusal speaks of
+authentication, permissions, roles, ownership, CSRF, signatures or tokens, or refuses with
+401/403. Examples: ``@login_required``, ``@require_permission("approve")``, ``if not
+user.is_admin: abort(403)``, ``if request.user != order.owner: raise PermissionDenied``.
+Not: ``if not items: return``, ``@functools.cache``, ``if value is None: return None``."""
+
+
+def is_access_control(guard: str) -> bool:
+    """Whether a guard's text (decorator or ``if <test>: refuse``) is an access check."""
+    return _ACCESS_CONTROL.search(guard) is not None
 _EXIT_CALLS = frozenset({"abort", "exit", "deny", "forbid", "reject", "fail"})
 
 
@@ -58,7 +76,8 @@ def _guards_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[s
         if node is not function and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         if isinstance(node, ast.If) and _rejects(node.body):
-            found.append((f"if {ast.unparse(node.test)}: refuse", node.lineno))
+            refusal = ast.unparse(node.body[-1]).splitlines()[0]
+            found.append((f"if {ast.unparse(node.test)}: {refusal}", node.lineno))
     return found
 
 
@@ -124,10 +143,11 @@ def guard_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> 
         lost = lost_guards(old, new, elsewhere)
         if not lost:
             continue
-        first = lost[0]
+        access = [g for g in lost if is_access_control(g.guard)]
+        first = (access or lost)[0]
         out.append(
             RiskFactor(
-                factor=FACTOR,
+                factor=ACCESS_FACTOR if access else FACTOR,
                 files=(f.path,),
                 severity=FactorSeverity.RED,
                 why=f"`{first.scope}` lost its guard `{first.guard}` (line {first.line} of the "

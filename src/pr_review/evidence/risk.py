@@ -23,6 +23,7 @@ from pr_review.evidence.paths import PathKind, segments
 from pr_review.evidence.rules import CATEGORIES
 from pr_review.evidence.settings import RiskSettings
 from pr_review.evidence.subsystems import code_subsystems
+from pr_review.evidence.transfer import cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
 from pr_review.sources.diff import FileDiff
@@ -33,7 +34,7 @@ _BODY_OVERRIDE = re.compile(r"(?im)^\W*risk\s*:\s*\**\s*(red|yellow)\b")
 _PATH_SIGNALS: tuple[tuple[frozenset[str], str, FactorSeverity, str], ...] = (
     (
         frozenset({"migrations", "migration", "migrate", "alembic", "flyway", "liquibase"}),
-        "migration",
+        "migration-path",
         RED,
         "schema or data migration files change",
     ),
@@ -96,7 +97,7 @@ class RiskInputs:
 def assess(inputs: RiskInputs) -> Risk:
     """Compute the lane, confidence and factors."""
     behavioural = [f for f in inputs.files if _behavioural(f, inputs)]
-    factors = _merge(
+    factors = _merge([cap(f) for f in (
         _kind_factors(behavioural, inputs)
         + _path_factors(behavioural)
         + _content_factors(inputs, {f.path for f in behavioural})
@@ -105,7 +106,7 @@ def assess(inputs: RiskInputs) -> Risk:
         + _subsystem_factors([f for f in behavioural if f.path not in inputs.unsized], inputs)
         + _advisory_factors(behavioural, inputs)
         + _structure_factors(behavioural, inputs)
-    )
+    )])
     lane = _lane(factors)
     confidence = _confidence(factors, inputs, behavioural)
     escalated = confidence is Confidence.LOW and (
@@ -167,7 +168,7 @@ def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
             f.path
             for f in files
             if names.intersection(segments(f.path))
-            or (factor == "migration" and f.path.lower().endswith(".sql"))
+            or (factor == "migration-path" and f.path.lower().endswith(".sql"))
         ]
         if paths:
             out.append(RiskFactor(factor=factor, files=tuple(paths), severity=severity, why=why))

@@ -1,0 +1,75 @@
+"""Structural evidence for the lane from the sink rule set (``pr_review.rules``).
+
+The same rules the ``sinks`` verifier reports on lines: here a hit that is new in the PR
+(present on the head side, not on the base side, compared by rule and the matched code
+without whitespace, so moved code cancels out) is a factor ``sink-<category>``, red when the
+rule says its new hit is red (request input reaching code evaluation, a shell or a file path;
+TLS verification or cookie flags turned off), yellow otherwise (a shell command or SQL built
+from strings without visible request input). The factor names the file, the line, what was
+matched and why it matters, in one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from pr_review.rules import SinkHit, SinkLane, language_of
+from pr_review.rules.engine import scan_source
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+MAX_BYTES = 1_000_000
+"""Larger files (bundles, generated data) are not parsed for the lane."""
+
+_SPACE = re.compile(r"\s+")
+
+
+def _key(hit: SinkHit) -> tuple[str, str]:
+    return hit.rule_id, _SPACE.sub("", hit.snippet)
+
+
+def _hits(tree: RepoTree, path: str, language: str) -> list[SinkHit]:
+    text = tree.read(path)
+    if text is None or len(text) > MAX_BYTES:
+        return []
+    return scan_source(text, language)
+
+
+def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
+    """One factor per file and category with a sink hit the PR introduced."""
+    sides: dict[str, tuple[list[SinkHit], list[SinkHit]]] = {}
+    for f in files:
+        language = language_of(f.path)
+        if language is None or f.binary or f.status is FileStatus.DELETED:
+            continue
+        new = _hits(head, f.path, language)
+        if not new:
+            continue
+        old = [] if f.status is FileStatus.ADDED else _hits(base, f.old_path or f.path, language)
+        sides[f.path] = (old, new)
+    before = Counter(_key(h) for old, _ in sides.values() for h in old)
+    out: list[RiskFactor] = []
+    for path, (_, new) in sides.items():
+        seen: set[str] = set()
+        for hit in new:
+            key = _key(hit)
+            if before[key]:
+                before[key] -= 1  # the same sink existed before (moved or unchanged)
+                continue
+            if hit.category.value in seen:
+                continue
+            seen.add(hit.category.value)
+            severity = FactorSeverity.RED if hit.lane is SinkLane.RED else FactorSeverity.MODERATE
+            out.append(
+                RiskFactor(
+                    factor=f"sink-{hit.category.value}",
+                    files=(path,),
+                    severity=severity,
+                    why=f"{hit.message} (line {hit.line}: `{hit.snippet[:80]}`): {hit.why}",
+                )
+            )
+    return out

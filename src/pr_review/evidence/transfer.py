@@ -1,0 +1,115 @@
+"""Which risk factors may make a lane red: evidence that means the same in every repository.
+
+Red blocks a merge until a person acknowledges it, so it is given only by evidence whose
+meaning does not depend on the repository or its language: a credential; an access-control
+check removed; request input newly reaching a dangerous sink; TLS, cookie, hashing or crypto
+settings weakened; CI trust widened; dependency sources changed; destructive migrations;
+money moved by a payment call; a shared store read then written non-atomically; a security
+advisory the PR cites; a reviewer's corroborated critical security finding; the repository's
+own overrides.
+
+Factors keyed to a name, a count or generic code contribute yellow at most (:data:`YELLOW_AT_MOST`,
+each with why and an example of what raised it red before). They are kept in the pack, named,
+with their reason; the lane is red only when transferable evidence says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+
+
+@dataclass(frozen=True)
+class NotTransferable:
+    """A factor that is yellow at most, why, and a real case it made red before."""
+
+    factor: str
+    keyed_to: str
+    example: str
+
+
+YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
+    NotTransferable(
+        "multi-subsystem",
+        "a count of top-level directories",
+        "a 10-file feature touching core/, types/ and utils/ of a small TypeScript client",
+    ),
+    NotTransferable(
+        "large-diff",
+        "a count of changed lines",
+        "a 900-line refactor with no security-relevant change",
+    ),
+    NotTransferable(
+        "security-scope",
+        "a function's name (redirect, cookie, session, TLS) in an HTTP library",
+        "a docstring fix inside `resolve_redirects`",
+    ),
+    NotTransferable(
+        "public-api",
+        "a route added or changed: ordinary feature work",
+        "a PR adding `router.get('/health', ...)`",
+    ),
+    NotTransferable(
+        "error-handling-removed",
+        "generic code: a try/except or `if err != nil` removed",
+        "a refactor that moved error handling into a helper",
+    ),
+    NotTransferable(
+        "guard-removed",
+        "an early return or decorator whose meaning is not access control",
+        "`if not items: return` dropped from a formatting helper",
+    ),
+    NotTransferable(
+        "infra-deploy",
+        "a path (Dockerfile, deploy folder, Helm chart)",
+        "a Dockerfile bumping its base image",
+    ),
+    NotTransferable(
+        "secrets-path",
+        "a path segment named secrets, keys or certs",
+        "a rename inside `docs/keys/`",
+    ),
+    NotTransferable(
+        "migration-path",
+        "a path segment named migrations",
+        "a data migration that adds a nullable column",
+    ),
+    NotTransferable(
+        "cache-ttl-invalidation",
+        "words like ttl, expire and invalidate",
+        "a cache's TTL raised from 60 to 300 seconds",
+    ),
+    NotTransferable(
+        "rollout-feature-flag",
+        "words like flag, rollout and percentage",
+        "a feature flag's default flipped in a CLI library",
+    ),
+    NotTransferable(
+        "concurrency",
+        "words like lock, thread and async",
+        "an asyncio helper renamed",
+    ),
+    NotTransferable(
+        "error-details-exposed",
+        "names like detail, message and trace in a response",
+        "an error message reworded",
+    ),
+)
+
+_BY_NAME = {entry.factor: entry for entry in YELLOW_AT_MOST}
+
+
+def transferable(factor: str) -> bool:
+    """Whether ``factor`` may make the lane red."""
+    return factor not in _BY_NAME
+
+
+def cap(factor: RiskFactor) -> RiskFactor:
+    """``factor`` at most yellow when it is not transferable evidence, saying why."""
+    entry = _BY_NAME.get(factor.factor)
+    if entry is None or factor.severity is not FactorSeverity.RED:
+        return factor
+    why = f"{factor.why} (yellow at most: keyed to {entry.keyed_to})"
+    return factor.model_copy(update={"severity": FactorSeverity.MODERATE, "why": why})
