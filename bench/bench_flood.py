@@ -154,13 +154,15 @@ def main(argv: list[str]) -> int:
                 secrets_found = any(f["file"] == "pkg/settings.py" for f in run["findings"])
     pack_s, review_s = statistics.median(times["pack"]), statistics.median(times["review"])
     peak = max(statistics.median(peaks["pack"]), statistics.median(peaks["review"]))
-    ratio = review_s / pack_s
+    # Each rep runs pack then review back to back: their ratio is measured side by side, so
+    # the median of the per-rep ratios is the figure least moved by a noisy machine.
+    ratio = statistics.median(r / p for r, p in zip(times["review"], times["pack"], strict=True))
     hits = args.files * args.per_file
     print(f"src: {args.src or ROOT / 'src'}")
     print(f"flood: {hits:,} hits of F821 in {args.files} files (+1 file with a credential)")
     print(f"pack   median {pack_s:7.1f} s, peak tree RSS {statistics.median(peaks['pack']) / 2**20:6.0f} MiB")  # noqa: E501
     print(f"review median {review_s:7.1f} s, peak tree RSS {statistics.median(peaks['review']) / 2**20:6.0f} MiB")  # noqa: E501
-    print(f"review / pack {ratio:.2f}x (target {RATIO_TARGET}x)")
+    print(f"review / pack {ratio:.2f}x, median of the per-rep ratios (target {RATIO_TARGET}x)")
     print(f"peak RSS {peak / 2**20:.0f} MiB (target {RSS_TARGET / 2**20:.0f} MiB)")
     print(f"findings.json {size / 2**20:.2f} MiB, {count} findings (target < 20 MiB)")
     print(f"secrets verifier: {secrets_status}, credential found: {secrets_found}")

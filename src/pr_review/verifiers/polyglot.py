@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from pr_review.evidence.paths import is_test
 from pr_review.rules import language_of
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.verifiers.builtin import two_sided
@@ -33,6 +34,7 @@ from pr_review.verifiers.rule_catalog import (
     HADOLINT_KEPT,
     OXLINT_CATEGORIES,
     OXLINT_OFF,
+    OXLINT_OFF_IN_TESTS,
     SHELLCHECK_OFF,
     ZIZMOR_OFF,
 )
@@ -118,7 +120,10 @@ class Oxlint:
                     "--", *side.files]  # fmt: skip
 
         def parse(text: str, root: Path) -> tuple[RawFinding, ...]:
-            return _kept(parse_oxlint(text, root), OXLINT_OFF)
+            return tuple(
+                f for f in _kept(parse_oxlint(text, root), OXLINT_OFF)
+                if not (is_test(f.path) and (f.rule_id or "") in OXLINT_OFF_IN_TESTS)
+            )  # fmt: skip
 
         return two_sided(ctx, deadline, "oxlint", module="oxlint", argv_for=argv, parse=parse,
                          per_file=True, pick=js_files, kind="JavaScript/TypeScript")  # fmt: skip
