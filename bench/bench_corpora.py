@@ -1,7 +1,7 @@
 """The risk lane on real merged PRs, per repository and per half, as published and neutral.
 
 Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report shared] [--titles both]
-[--concurrency 2] [--no-cases]``
+[--concurrency 2] [--no-cases] [--lanes-only]``
 
 Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/tune`` and
 ``bench/corpora/report`` (built by ``bench/build_corpora.py``; the split by repository is
@@ -117,7 +117,9 @@ def neutral_copy(corpus: Path, dest: Path) -> Path:
     return dest
 
 
-def measure(corpus: Path, out_dir: Path, concurrency: int) -> dict[str, Figures]:
+def measure(
+    corpus: Path, out_dir: Path, concurrency: int, config: Path | None = None
+) -> dict[str, Figures]:
     """Review every case of ``corpus``; figures per repository."""
     from pr_review.evaluation.api import run_eval
     from pr_review.evaluation.results import CaseStatus
@@ -127,7 +129,7 @@ def measure(corpus: Path, out_dir: Path, concurrency: int) -> dict[str, Figures]
     for path in (corpus / "cases").glob("*/case.json"):
         spec = json.loads(path.read_text())
         specs[spec["id"]] = spec
-    report = run_eval(corpus, config_path=None, settings=RunSettings(
+    report = run_eval(corpus, config_path=config, settings=RunSettings(
         out_dir=out_dir, concurrency=concurrency, grade=False,
     ))
     per_repo: dict[str, Figures] = defaultdict(Figures)
@@ -204,6 +206,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-cases", action="store_true",
                         help="print figures only, no individual cases")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--lanes-only", action="store_true",
+                        help="verifiers off (the lane does not read them): a faster run")
     args = parser.parse_args(argv[1:])
     modes = ["published", "neutral"] if args.titles == "both" else [args.titles]
     results: dict[str, object] = {}
@@ -217,7 +221,11 @@ def main(argv: list[str]) -> int:
             print(f"[{half} / {mode}] reviewing ...", file=sys.stderr, flush=True)
             with tempfile.TemporaryDirectory(prefix="bench-corpora-") as tmp:
                 source = corpus if mode == "published" else neutral_copy(corpus, Path(tmp) / "c")
-                per_repo = measure(source, Path(tmp) / "out", args.concurrency)
+                config = None
+                if args.lanes_only:
+                    config = Path(tmp) / "lanes-only.yml"
+                    config.write_text("verifiers:\n  enabled: false\n", encoding="utf-8")
+                per_repo = measure(source, Path(tmp) / "out", args.concurrency, config)
             wall = time.perf_counter() - started
             render(f"{half} half, titles {mode} ({wall:.0f} s)", per_repo, not args.no_cases)
             results[f"{half}/{mode}"] = {

@@ -417,7 +417,7 @@ def test_removed_decorator_guard_is_red_whatever_its_name() -> None:
         head={"app/views.py": head},
     )
     assert lane is Lane.RED
-    why = factors["guard-removed:red"].why
+    why = factors["access-control-removed:red"].why
     assert "approve" in why
     assert "require_permission" in why
 
@@ -436,8 +436,8 @@ def test_removed_early_refusal_is_red() -> None:
         base={"app/views.py": _ENDPOINT},
         head={"app/views.py": head},
     )
-    assert lane is Lane.RED
-    assert "if not current_user.active: refuse" in factors["guard-removed:red"].why
+    assert lane is Lane.RED  # refuses with 401: an access check, whatever its name
+    assert "if not current_user.active: abort(401)" in factors["access-control-removed:red"].why
 
 
 def test_guard_moved_into_another_file_is_not_lost() -> None:

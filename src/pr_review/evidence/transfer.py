@@ -32,39 +32,9 @@ class NotTransferable:
 
 YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
     NotTransferable(
-        "multi-subsystem",
-        "a count of top-level directories",
-        "a 10-file feature touching core/, types/ and utils/ of a small TypeScript client",
-    ),
-    NotTransferable(
-        "large-diff",
-        "a count of changed lines",
-        "a 900-line refactor with no security-relevant change",
-    ),
-    NotTransferable(
-        "security-scope",
-        "a function's name (redirect, cookie, session, TLS) in an HTTP library",
-        "a docstring fix inside `resolve_redirects`",
-    ),
-    NotTransferable(
-        "public-api",
-        "a route added or changed: ordinary feature work",
-        "a PR adding `router.get('/health', ...)`",
-    ),
-    NotTransferable(
-        "error-handling-removed",
-        "generic code: a try/except or `if err != nil` removed",
-        "a refactor that moved error handling into a helper",
-    ),
-    NotTransferable(
         "guard-removed",
         "an early return or decorator whose meaning is not access control",
         "`if not items: return` dropped from a formatting helper",
-    ),
-    NotTransferable(
-        "infra-deploy",
-        "a path (Dockerfile, deploy folder, Helm chart)",
-        "a Dockerfile bumping its base image",
     ),
     NotTransferable(
         "secrets-path",
@@ -76,27 +46,12 @@ YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
         "a path segment named migrations",
         "a data migration that adds a nullable column",
     ),
-    NotTransferable(
-        "cache-ttl-invalidation",
-        "words like ttl, expire and invalidate",
-        "a cache's TTL raised from 60 to 300 seconds",
-    ),
-    NotTransferable(
-        "rollout-feature-flag",
-        "words like flag, rollout and percentage",
-        "a feature flag's default flipped in a CLI library",
-    ),
-    NotTransferable(
-        "concurrency",
-        "words like lock, thread and async",
-        "an asyncio helper renamed",
-    ),
-    NotTransferable(
-        "error-details-exposed",
-        "names like detail, message and trace in a response",
-        "an error message reworded",
-    ),
 )
+"""Measured before capping more (bench/bench_corpora.py --lanes-only, tune half): capping
+security-scope, multi-subsystem, large-diff, public-api and error-handling-removed as well
+cut ordinary false reds from 8/118 to 2/118 but security fixes red from 10/14 to 5/14 (1/14
+with neutral titles): those factors are where today's recall comes from. They stay red until
+the sink rules carry the fixes' structure (redirects, headers, URL parsing, object keys)."""
 
 _BY_NAME = {entry.factor: entry for entry in YELLOW_AT_MOST}
 
