@@ -5,6 +5,8 @@ in the same step that installs, so the layer never holds what is removed).
   of ``pr_review.evidence.grammars.LANGUAGES`` (read from the installed package, so the list
   cannot drift from the code), and every other grammar is removed.
 - pip, setuptools and wheel install nothing at run time.
+- mypyc (the compiler mypy's wheel ships beside the compiled mypy; running mypy never imports
+  it) and mypy's own test suite.
 
 Usage: python trim_image.py VENV
 """
@@ -40,12 +42,12 @@ def main(argv: list[str]) -> int:
     if missing:
         print(f"trim_image.py: grammars the review uses are missing: {missing}", file=sys.stderr)
         return 1
-    for name in ("pip", "setuptools", "_distutils_hack", "wheel"):
+    for name in ("pip", "setuptools", "_distutils_hack", "wheel", "mypyc", "mypy/test"):
         for path in [site / name, *site.glob(f"{name}-*.dist-info")]:
             if path.exists():
                 freed += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
                 shutil.rmtree(path)
-    for script in ("pip", "pip3", f"pip3.{sys.version_info.minor}"):
+    for script in ("pip", "pip3", f"pip3.{sys.version_info.minor}", "mypyc"):
         (venv / "bin" / script).unlink(missing_ok=True)
     print(f"trim_image.py: freed {freed / 1e6:.1f} MB")
     return 0
