@@ -19,9 +19,10 @@ from pr_review.packet.neutralize import inline
 from pr_review.packet.state import parse_state
 from pr_review.process import ProcessResult
 from pr_review.publish import comment as packet_comment
-from pr_review.publish import gate
+from pr_review.publish import dismissals, gate
 from pr_review.publish import workflow as wf
 from pr_review.publish.inline import InlineResult, publish_inline
+from pr_review.publish.labels import apply_lane_label
 from pr_review.publish.report import (
     check_annotations,
     check_summary,
@@ -97,6 +98,12 @@ def run_and_publish(
     handle = gate.start(api, head, details=f"Reviewing `{head[:12]}` ({request.trust_mode.value})")
     pr, source = read_github_pr(api, pull, workspace=_git_workspace(env.workspace), run=run)
     previous = parse_state(request.existing.body) if request.existing is not None else None
+    dismissal_note = None
+    if previous is not None:
+        try:
+            previous = dismissals.remember(previous, dismissals.collect(api, pull.number, identity))
+        except GitHubError as exc:  # the review goes on; earlier dismissals still hold
+            dismissal_note = f"dismissals: not read ({exc})"
     model, skip = _model(request.config, inputs, env)
     # The pipeline (and the model SDK behind it) loads only when a review really runs.
     engine = review or pipeline_engine()
@@ -122,6 +129,8 @@ def run_and_publish(
     ]
     if source.note:
         lines.append(f"diff: {source.note}")
+    if dismissal_note:
+        lines.append(dismissal_note)
     live = api.pull(pull.number)
     if live.head.sha != head:
         return _superseded(ctx, handle, reviewed=head, now=live.head.sha, lines=lines)
@@ -158,6 +167,7 @@ def run_and_publish(
         target_url=target,
     )
     lines.append(f"gate ({handle.kind.value}): {verdict.conclusion}: {verdict.title}")
+    lines.append(apply_lane_label(api, pull.number, lane, request.config.labels))
     if handle.problem:
         lines.append(f"gate problem: {inline(handle.problem)}")
     wf.emit_annotations(workflow_annotations(outcome.findings), out)

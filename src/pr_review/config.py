@@ -25,6 +25,7 @@ from pr_review.evidence.settings import (
     RiskSettings,
     SubsystemGlobs,
 )
+from pr_review.publish.settings import LabelSettings
 from pr_review.reviewers.settings import ReviewerSettings
 from pr_review.synthesis.settings import SynthesisSettings
 from pr_review.verifiers.settings import VerifierSettings
@@ -48,6 +49,7 @@ class Config(BaseModel):
     verifiers: VerifierSettings = Field(default_factory=VerifierSettings)
     reviewers: ReviewerSettings = Field(default_factory=ReviewerSettings)
     synthesis: SynthesisSettings = Field(default_factory=SynthesisSettings)
+    labels: LabelSettings = Field(default_factory=LabelSettings)
 
 
 def load_config(path: Path) -> Config:

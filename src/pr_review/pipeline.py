@@ -196,6 +196,7 @@ def run_review(
         base_sha=pr.base_sha,
         carried=remembered,
         unreviewed=reviewed.unreviewed,
+        dismissed=memory_diff.dismissed,
     )
     progress("rendering the packet")
     packet_input = PacketInput(

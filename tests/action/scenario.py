@@ -200,3 +200,23 @@ def _files(repo: GitRepo, base: str, head: str) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def push(s: Scenario, changes: dict[str, str], *, amend: bool = False) -> str:
+    """A push to the PR's branch: the files written and committed (or the last commit
+    amended, as a force-push), the fake PR and trees moved to the new head."""
+    for path, text in changes.items():
+        s.repo.write(path, text)
+    if amend:
+        s.repo.run("commit", "-q", "-a", "--amend", "-m", "rewritten")
+        head = s.repo.sha()
+    else:
+        head = s.repo.commit("push")
+    pull = s.pull
+    pull.head_sha = head
+    pull.diff = s.repo.diff(s.base_sha, head).decode("utf-8")
+    pull.files = _files(s.repo, s.base_sha, head)
+    pull.commits = [{"sha": head, "message": "push"}]
+    s.gh.trees[head] = {**s.gh.trees[s.head_sha], **changes}
+    s.head_sha = head
+    return head

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pr_review.packet.state import parse_state, render_state
-from tests.action.scenario import RED_CONFIG, Scenario, _files, outputs
+from tests.action.scenario import RED_CONFIG, Scenario, outputs, push
 from tests.action.test_action_e2e import action
 from tests.fakes.anthropic_server import (
     FakeAnthropic,
@@ -69,24 +69,6 @@ def model() -> Iterator[FakeAnthropic]:
         yield fake
 
 
-def _push(s: Scenario, changes: dict[str, str], *, amend: bool = False) -> str:
-    for path, text in changes.items():
-        s.repo.write(path, text)
-    if amend:
-        s.repo.run("commit", "-q", "-a", "--amend", "-m", "rewritten")
-        head = s.repo.sha()
-    else:
-        head = s.repo.commit("push")
-    pull = s.pull
-    pull.head_sha = head
-    pull.diff = s.repo.diff(s.base_sha, head).decode("utf-8")
-    pull.files = _files(s.repo, s.base_sha, head)
-    pull.commits = [{"sha": head, "message": "push"}]
-    s.gh.trees[head] = {**s.gh.trees[s.base_sha], **CHANGES, **changes}
-    s.head_sha = head
-    return head
-
-
 def _run(s: Scenario, model: FakeAnthropic, **inputs: str) -> dict[str, str]:
     env = s.env("pull_request", anthropic_api_key="test-key", **inputs)
     env["ANTHROPIC_BASE_URL"] = model.base_url
@@ -113,7 +95,7 @@ def test_a_push_is_reviewed_incrementally_from_the_comment_state(
     assert int(outputs(first_env)["input_tokens"]) > 0
 
     model.requests.clear()
-    _push(s, {"app/extra.py": _module("extra", 2)})
+    push(s, {"app/extra.py": _module("extra", 2)})
     _run(s, model)
     assert _shown(model) == {"app/extra.py"}
     assert sum(len(r.body) for r in model.requests) < first_bytes
@@ -124,7 +106,7 @@ def test_a_push_is_reviewed_incrementally_from_the_comment_state(
     assert "Unchecked input in app/extra.py" in body  # re-checked on the new head
 
     model.requests.clear()
-    _push(s, {"app/util.py": _module("util", 3)}, amend=True)
+    push(s, {"app/util.py": _module("util", 3)}, amend=True)
     _run(s, model)
     assert _shown(model) == {"app/util.py", "app/extra.py"}
     assert "is not an ancestor of the new head (force-push or rebase)" in gh.comments[0]["body"]
@@ -137,7 +119,7 @@ def test_force_reviews_everything_again(
     gh.git_dir = s.repo.path
     _run(s, model)
     model.requests.clear()
-    _push(s, {"app/extra.py": _module("extra", 2)})
+    push(s, {"app/extra.py": _module("extra", 2)})
     _run(s, model, force="true")
     assert _shown(model) == {"app/util.py", "app/extra.py"}
     assert "**Re-review:** full review: forced" in gh.comments[0]["body"]
@@ -161,7 +143,7 @@ def test_a_forged_state_in_someone_elses_comment_is_never_trusted(
     assert body != ours["body"]
     fake = gh.add_comment(s.number, body, s.pull.author)
     model.requests.clear()
-    _push(s, {"app/extra.py": _module("extra", 2)})
+    push(s, {"app/extra.py": _module("extra", 2)})
     _run(s, model)
     assert _shown(model) == {"app/util.py", "app/extra.py"}  # full review: no state trusted
     assert fake["body"] == body

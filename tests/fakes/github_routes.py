@@ -7,6 +7,7 @@ import re
 import subprocess
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote
 
 from tests.fakes.github_server import BOT, FakeGitHub, Reply, b64, user
 
@@ -210,6 +211,77 @@ def _perm(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[s
     perm = gh.permissions.get(m.group("u"), "read")
     legacy = {"maintain": "write", "triage": "read"}.get(perm, perm)
     return 200, {"permission": legacy, "role_name": perm, "user": user(m.group("u"))}, {}
+
+
+@_on("GET", r"/labels/(?P<name>[^/]+)")
+def _label(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    found = gh.labels.get(unquote(m.group("name")))
+    return (200, found, {}) if found else (404, {"message": "Not Found"}, {})
+
+
+@_on("POST", r"/labels")
+def _new_label(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    if b["name"] in gh.labels:
+        return 422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]}, {}
+    if not re.fullmatch(r"[0-9a-fA-F]{6}", b.get("color", "")):
+        return 422, {"message": "Validation Failed", "errors": [{"field": "color"}]}, {}
+    label = {"id": gh.next_id(), "name": b["name"], "color": b["color"],
+             "description": b.get("description", "")}  # fmt: skip
+    gh.labels[b["name"]] = label
+    return 201, label, {}
+
+
+def _on_pull(gh: FakeGitHub, m: re.Match[str]) -> list[str]:
+    return gh.pulls[int(m.group("n"))].labels
+
+
+def _label_list(gh: FakeGitHub, names: list[str]) -> list[dict[str, Any]]:
+    return [gh.labels.get(n, {"name": n, "color": "ededed"}) for n in names]
+
+
+@_on("GET", r"/issues/(?P<n>\d+)/labels")
+def _pull_labels(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    return _page(gh, f"/issues/{m.group('n')}/labels", _label_list(gh, _on_pull(gh, m)), q)
+
+
+@_on("POST", r"/issues/(?P<n>\d+)/labels")
+def _add_labels(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    names = _on_pull(gh, m)
+    for name in b["labels"]:
+        if name not in names:
+            names.append(name)
+        gh.labels.setdefault(name, {"id": gh.next_id(), "name": name, "color": "ededed",
+                                    "description": ""})  # fmt: skip
+    return 200, _label_list(gh, names), {}
+
+
+@_on("DELETE", r"/issues/(?P<n>\d+)/labels/(?P<name>[^/]+)")
+def _remove_label(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    names = _on_pull(gh, m)
+    name = unquote(m.group("name"))
+    if name not in names:
+        return 404, {"message": "Label does not exist"}, {}
+    names.remove(name)
+    return 200, _label_list(gh, names), {}
+
+
+@_on("GET", r"/pulls/comments/(?P<id>\d+)/reactions")
+def _inline_reactions(
+    gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]
+) -> Reply:
+    cid = int(m.group("id"))
+    if not any(c["id"] == cid for c in gh.review_comments):
+        return 404, {"message": "Not Found"}, {}
+    items = gh.review_comment_reactions.get(cid, [])
+    return _page(gh, f"/pulls/comments/{cid}/reactions", items, q)
 
 
 @_on("GET", r"/git/trees/(?P<sha>[0-9a-f]+)")

@@ -84,6 +84,10 @@ class FakeGitHub:
         self.trees: dict[str, dict[str, str | bytes]] = {}
         """Commit sha -> path -> content (text, or bytes for a file in another encoding)."""
         self.permissions: dict[str, str] = {}
+        self.labels: dict[str, dict[str, Any]] = {}
+        self.review_comment_reactions: dict[int, list[dict[str, Any]]] = {}
+        """Inline comment id -> its reactions (``content``, ``user``)."""
+        """Repository labels by name (``name``, ``color``, ``description``)."""
         self.identity: str | None = None
         """The login ``GET /user`` returns; None answers 403 like an installation token."""
         self.comments: list[dict[str, Any]] = []
@@ -167,6 +171,23 @@ class FakeGitHub:
                 "label": {"name": label, "color": "ededed"},
                 "created_at": "2026-01-01T00:00:00Z",
             }
+        )
+
+    def reply_inline(self, comment_id: int, body: str, login: str) -> dict[str, Any]:
+        """``login`` replies in the thread of inline comment ``comment_id``."""
+        parent = next(c for c in self.review_comments if c["id"] == comment_id)
+        reply = {
+            "id": self.next_id(), "pull_number": parent["pull_number"], "body": body,
+            "path": parent.get("path", ""), "line": parent.get("line"), "user": user(login),
+            "in_reply_to_id": comment_id, "commit_id": parent.get("commit_id"),
+        }  # fmt: skip
+        self.review_comments.append(reply)
+        return reply
+
+    def react_inline(self, comment_id: int, content: str, login: str) -> None:
+        """``login`` reacts to inline comment ``comment_id`` (``-1`` is a thumbs-down)."""
+        self.review_comment_reactions.setdefault(comment_id, []).append(
+            {"id": self.next_id(), "content": content, "user": user(login)}
         )
 
     def add_comment(self, number: int, body: str, login: str) -> dict[str, Any]:

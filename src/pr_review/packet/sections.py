@@ -225,7 +225,21 @@ def memory(inp: PacketInput) -> list[str]:
     lines += [
         f"- Resolved: {inline(e.title, 120)} ({code(e.file, 80)})" for e in d.resolved[:LIST_CAP]
     ]
-    return _more(lines, len(d.resolved), LIST_CAP, "resolved findings")
+    lines = _more(lines, len(d.resolved), LIST_CAP, "resolved findings")
+    if d.dismissed:
+        lines += ["", "#### Dismissed", ""]
+        for x in d.dismissed[:LIST_CAP]:
+            what = inline(x.title, 120) if x.title else f"finding {code(x.fingerprint[:16], 20)}"
+            where = f" ({code(x.file, 80)})" if x.file else ""
+            why = f": {inline(x.reason, 200)}" if x.reason else ""
+            lines.append(f"- {what}{where}, dismissed by {inline(x.by, 40)} ({x.how}){why}")
+        lines = _more(lines, len(d.dismissed), LIST_CAP, "dismissed findings")
+    for x in d.ignored_dismissals[:LIST_CAP]:
+        lines.append(
+            f"- A dismissal by {inline(x.by, 40)} ({x.how}) was ignored: dismissing needs "
+            "write access to the repository."
+        )
+    return lines
 
 
 def human_questions(inp: PacketInput) -> list[str]:

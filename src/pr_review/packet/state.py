@@ -21,7 +21,14 @@ STATE_BUDGET = 12_000
 _STATE = re.compile(r"^<!-- pr-review-guardrails:state (\{.*\}) -->$", re.MULTILINE)
 
 
-_OPTIONAL = {"base_sha": "", "carried": [], "carried_complete": True, "unreviewed": []}
+_OPTIONAL = {
+    "base_sha": "",
+    "carried": [],
+    "carried_complete": True,
+    "unreviewed": [],
+    "dismissed": [],
+    "ignored_dismissals": [],
+}
 """Incremental re-review fields, left out at their defaults (older blocks stay byte-equal)."""
 
 

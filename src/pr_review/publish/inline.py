@@ -24,7 +24,7 @@ from pr_review.sources.diff import Diff
 from pr_review.sources.github import GitHubApi
 
 FINGERPRINT_MARKER = "<!-- pr-review-guardrails:finding {} -->"
-_FINGERPRINT = re.compile(r"<!-- pr-review-guardrails:finding ([A-Za-z0-9_.:-]+) -->")
+FINGERPRINT_PATTERN = re.compile(r"<!-- pr-review-guardrails:finding ([A-Za-z0-9_.:-]+) -->")
 MAX_INLINE = 10
 
 
@@ -117,7 +117,7 @@ def existing_fingerprints(api: GitHubApi, number: int, identity: str | None) -> 
             continue
         if identity is None and not login.endswith("[bot]"):
             continue
-        found.update(_FINGERPRINT.findall(c.body))
+        found.update(FINGERPRINT_PATTERN.findall(c.body))
     return frozenset(found)
 
 

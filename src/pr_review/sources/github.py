@@ -252,6 +252,44 @@ class GitHubApi:
             raise
         return perm.role_name or perm.permission
 
+    # -- labels ---------------------------------------------------------------------------
+
+    def issue_labels(self, number: int) -> tuple[gm.Label, ...]:
+        """The labels on issue or PR ``number``."""
+        return self.get_all(f"{self._repo}/issues/{number}/labels", gm.Label)
+
+    def label_exists(self, name: str) -> bool:
+        """Whether the repository has a label called ``name``."""
+        try:
+            self.get(f"{self._repo}/labels/{quote(name, safe='')}", gm.Label)
+        except GitHubError as exc:
+            if exc.status == 404:
+                return False
+            raise
+        return True
+
+    def create_label(self, name: str, color: str, description: str) -> None:
+        """Create a repository label (422 when it exists already is not an error: a
+        concurrent run created it)."""
+        try:
+            label = {"name": name, "color": color, "description": description}
+            self.request("POST", f"{self._repo}/labels", body=label)
+        except GitHubError as exc:
+            if exc.status != 422:
+                raise
+
+    def add_labels(self, number: int, names: Sequence[str]) -> None:
+        """Add labels to issue or PR ``number`` (others are kept)."""
+        self.request("POST", f"{self._repo}/issues/{number}/labels", body={"labels": list(names)})
+
+    def remove_label(self, number: int, name: str) -> None:
+        """Remove one label from issue or PR ``number`` (already gone is not an error)."""
+        try:
+            self.request("DELETE", f"{self._repo}/issues/{number}/labels/{quote(name, safe='')}")
+        except GitHubError as exc:
+            if exc.status != 404:
+                raise
+
     def tree_paths(self, sha: str) -> tuple[frozenset[str], bool]:
         """Every file path at ``sha`` and whether GitHub truncated the listing."""
         tree = self.get(f"{self._repo}/git/trees/{sha}", gm.Tree, recursive="1")
@@ -311,6 +349,10 @@ class GitHubApi:
     def review_comments(self, number: int) -> tuple[gm.ReviewComment, ...]:
         """Inline comments of the PR."""
         return self.get_all(f"{self._repo}/pulls/{number}/comments", gm.ReviewComment)
+
+    def review_comment_reactions(self, comment_id: int) -> tuple[gm.Reaction, ...]:
+        """The reactions on one inline comment."""
+        return self.get_all(f"{self._repo}/pulls/comments/{comment_id}/reactions", gm.Reaction)
 
     def create_review(
         self, number: int, commit_sha: str, body: str, comments: Sequence[Mapping[str, Any]]

@@ -130,6 +130,14 @@ class ReviewComment(_Api):
     body: str = ""
     path: str = ""
     user: User | None = None
+    in_reply_to_id: int | None = None
+
+
+class Reaction(_Api):
+    """One reaction (``+1``, ``-1``, ``laugh`` ...) and who gave it."""
+
+    content: str
+    user: User | None = None
 
 
 class IssueEvent(_Api):

@@ -32,6 +32,17 @@ class MemoryEntry(Frozen):
     status: ReviewStatus = ReviewStatus.NEW
 
 
+class Dismissal(Frozen):
+    """A person with write access waved a finding away; it is not shown again on the PR."""
+
+    fingerprint: str
+    by: str
+    how: str = Field(description="reply (`/review dismiss`), reaction (a thumbs-down) or config")
+    reason: str = ""
+    title: str = ""
+    file: str = ""
+
+
 class ReviewMemory(Frozen):
     """What one packet remembers: the head it reviewed, the config, the findings it showed."""
 
@@ -56,6 +67,14 @@ class ReviewMemory(Frozen):
         description="Files with a patch that no model has reviewed as of this head (AI review "
         "skipped, a cost cap, a file too large for one call): the next review sends them again.",
     )
+    dismissed: tuple[Dismissal, ...] = Field(
+        default=(), description="Findings people with write access dismissed on this PR."
+    )
+    ignored_dismissals: tuple[Dismissal, ...] = Field(
+        default=(),
+        description="Dismissals by people without write access, seen by this run (shown in the "
+        "packet, never kept in the state).",
+    )
 
 
 class MemoryDiff(Frozen):
@@ -65,6 +84,8 @@ class MemoryDiff(Frozen):
     still_open: tuple[str, ...] = ()
     resolved: tuple[MemoryEntry, ...] = ()
     previous_head_sha: str | None = None
+    dismissed: tuple[Dismissal, ...] = ()
+    ignored_dismissals: tuple[Dismissal, ...] = ()
 
 
 def _normalize_code(line: str) -> str:
@@ -104,11 +125,23 @@ def compare(
     Suppressed findings get no status. A finding without a fingerprint counts as new.
     """
     before = {e.fingerprint: e for e in previous.findings} if previous else {}
+    waved = {d.fingerprint: d for d in previous.dismissed} if previous else {}
     marked: list[SynthesizedFinding] = []
     new: list[str] = []
     still: list[str] = []
     seen: set[str] = set()
     for f in current:
+        dismissal = waved.get(f.fingerprint or f.finding_id)
+        if dismissal is not None:
+            seen.add(dismissal.fingerprint)
+            if not dismissal.title:
+                waved[dismissal.fingerprint] = dismissal.model_copy(
+                    update={"title": f.title[:120], "file": f.file}
+                )
+            reason = f"dismissed by {dismissal.by} ({dismissal.how})"
+            reason += f": {dismissal.reason}" if dismissal.reason else ""
+            marked.append(f.model_copy(update={"suppressed": True, "suppression_reason": reason}))
+            continue
         if f.suppressed:
             marked.append(f)
             continue
@@ -128,6 +161,8 @@ def compare(
         still_open=tuple(still),
         resolved=resolved,
         previous_head_sha=previous.head_sha if previous else None,
+        dismissed=tuple(waved.values()),
+        ignored_dismissals=previous.ignored_dismissals if previous else (),
     )
     return tuple(marked), diff
 
@@ -140,6 +175,7 @@ def build_memory(
     base_sha: str = "",
     carried: Sequence[CandidateFinding] = (),
     unreviewed: Sequence[str] = (),
+    dismissed: Sequence[Dismissal] = (),
 ) -> ReviewMemory:
     """The memory of this review: its surfaced findings' fingerprints, in rank order, and the
     model's findings for an incremental re-review."""
@@ -160,4 +196,5 @@ def build_memory(
         base_sha=base_sha,
         carried=tuple(carried),
         unreviewed=tuple(unreviewed),
+        dismissed=tuple(dismissed),
     )
