@@ -7,7 +7,7 @@ published (a newer run owns the new head) and the summary says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -30,14 +30,17 @@ from pr_review.publish.report import (
     surfaced,
     workflow_annotations,
 )
+from pr_review.publish.threads import resolve_fixed
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.schema.enums import TrustMode
+from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.run import ReviewMeta
 from pr_review.sources.diff import Diff
 from pr_review.sources.event import Trigger
 from pr_review.sources.github import GitHubApi
 from pr_review.sources.github_models import Pull
 from pr_review.sources.github_pr import GitHubHistory, read_github_pr
+from pr_review.synthesis.memory import ReviewMemory
 
 if TYPE_CHECKING:
     from pr_review.pipeline import ReviewOutcome
@@ -98,12 +101,7 @@ def run_and_publish(
     handle = gate.start(api, head, details=f"Reviewing `{head[:12]}` ({request.trust_mode.value})")
     pr, source = read_github_pr(api, pull, workspace=_git_workspace(env.workspace), run=run)
     previous = parse_state(request.existing.body) if request.existing is not None else None
-    dismissal_note = None
-    if previous is not None:
-        try:
-            previous = dismissals.remember(previous, dismissals.collect(api, pull.number, identity))
-        except GitHubError as exc:  # the review goes on; earlier dismissals still hold
-            dismissal_note = f"dismissals: not read ({exc})"
+    previous, dismissal_note = _with_dismissals(api, pull.number, identity, previous)
     model, skip = _model(request.config, inputs, env)
     # The pipeline (and the model SDK behind it) loads only when a review really runs.
     engine = review or pipeline_engine()
@@ -157,6 +155,7 @@ def run_and_publish(
         lines.append(f"packet comment {verb}: {posted.html_url}")
     if inputs.inline_comments:
         lines += _inline(ctx, pull.number, head=head, outcome=outcome, diff=pr.diff)
+        lines += _resolve_threads(ctx, pull.number, head, outcome.findings, pr.head_tree.read)
     handle = gate.finish(
         api,
         handle,
@@ -192,6 +191,33 @@ def run_and_publish(
         )
         return 1
     return 0
+
+
+def _with_dismissals(
+    api: GitHubApi, number: int, identity: str | None, previous: ReviewMemory | None
+) -> tuple[ReviewMemory | None, str | None]:
+    """The previous review's memory with the dismissals read from the PR's threads now."""
+    if previous is None:
+        return None, None
+    try:
+        return dismissals.remember(previous, dismissals.collect(api, number, identity)), None
+    except GitHubError as exc:  # the review goes on; earlier dismissals still hold
+        return previous, f"dismissals: not read ({exc})"
+
+
+def _resolve_threads(
+    ctx: Context,
+    number: int,
+    head: str,
+    findings: Sequence[SynthesizedFinding],
+    read: Callable[[str], str | None],
+) -> list[str]:
+    """Resolve our threads whose findings this push fixed; lines for the job summary."""
+    try:
+        note = resolve_fixed(ctx.api, number, head, findings, read, identity=ctx.identity)
+    except GitHubError as exc:
+        note = f"threads: not checked ({exc})"
+    return [note] if note else []
 
 
 def cost_outputs(meta: ReviewMeta) -> dict[str, str]:

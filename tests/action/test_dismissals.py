@@ -171,3 +171,55 @@ def test_a_dismissal_forged_into_someone_elses_comment_is_not_trusted(
     env = _run(s, model, force="true")
     (finding,) = _findings(env, s.number)
     assert not finding["suppressed"]
+
+
+# -- our threads resolved after a fix ----------------------------------------------------------
+
+
+def _thread_replies(gh: FakeGitHub, root: int) -> list[str]:
+    return [c["body"] for c in gh.review_comments if c.get("in_reply_to_id") == root]
+
+
+def test_a_fixed_findings_thread_is_resolved_with_one_reply_naming_the_commit(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    s, comment = _first_review(gh, scenario, model)
+    person = gh.reply_inline(comment["id"], "good catch, fixing", "maintainer")
+    fixed = push(s, {"app/pay.py": PAY.replace(MARK, "charge(card, abs(amount))")})
+    env = _run(s, model)
+    assert _findings(env, s.number) == []  # the reviewer no longer reports it
+    assert gh.resolved_threads == {comment["id"]}
+    replies = _thread_replies(gh, comment["id"])
+    assert replies[0] == person["body"]
+    assert replies[1] == (
+        f"Fixed in {fixed[:12]}: this finding is no longer reported and the line it was on "
+        "changed."
+    )
+    _run(s, model, force="true")  # nothing more to do: no second reply, no second resolve
+    assert len(_thread_replies(gh, comment["id"])) == 2
+    resolves = [c for c in gh.graphql_calls if "resolveReviewThread" in c["query"]]
+    assert len(resolves) == 1
+
+
+def test_a_thread_is_left_open_while_its_line_is_unchanged(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    """The reviewer did not report the finding again, but the code is the same: a model's
+    silence is not a fix."""
+    s, _ = _first_review(gh, scenario, model)
+    push(s, {"app/notes.py": "# unrelated\n"})
+    with anthropic_server(lambda r: tool_reply(r, {"findings": []})) as quiet:
+        _run(s, quiet, force="true")
+    assert gh.resolved_threads == set()
+
+
+def test_a_persons_thread_is_never_resolved(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    s, comment = _first_review(gh, scenario, model)
+    theirs = {**comment, "id": gh.next_id(), "user": {"login": "maintainer", "type": "User"}}
+    gh.review_comments.append(theirs)  # a person's thread carrying our marker (copied text)
+    push(s, {"app/pay.py": PAY.replace(MARK, "charge(card, abs(amount))")})
+    _run(s, model)
+    assert gh.resolved_threads == {comment["id"]}
+    assert _thread_replies(gh, theirs["id"]) == []

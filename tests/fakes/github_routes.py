@@ -37,6 +37,8 @@ def route(  # noqa: PLR0917 (the handler passes the request's parts in HTTP orde
         if gh.identity is None:
             return 403, _FORBIDDEN, {}
         return 200, user(gh.identity), {}
+    if path in ("/graphql", "/api/graphql") and method == "POST":
+        return _graphql(gh, body)
     for verb, pattern, fn in _ROUTES:
         match = pattern.match(path)
         if verb == method and match:
@@ -416,7 +418,8 @@ def _anchor_ok(gh: FakeGitHub, comment: dict[str, Any]) -> bool:
 
 
 def _store_review_comment(gh: FakeGitHub, n: int, c: dict[str, Any], sha: str) -> dict[str, Any]:
-    stored = {"id": gh.next_id(), "pull_number": n, "commit_id": sha, "user": gh.commenter, **c}
+    stored = {"id": gh.next_id(), "pull_number": n, "commit_id": sha, "user": gh.commenter,
+              "diff_hunk": _hunk_to(gh, sha, c.get("path", ""), c.get("line")), **c}  # fmt: skip
     gh.review_comments.append(stored)
     return stored
 
@@ -465,3 +468,49 @@ def _single(
 def _sha(text: str | bytes) -> str:
     raw = text.encode() if isinstance(text, str) else text
     return hashlib.sha1(raw, usedforsecurity=False).hexdigest()
+
+
+def _hunk_to(gh: FakeGitHub, sha: str, path: str, line: int | None) -> str:
+    """A diff hunk ending at the commented line, as GitHub's ``diff_hunk`` does."""
+    text = gh.trees.get(sha, {}).get(path)
+    if not isinstance(text, str) or not line:
+        return ""
+    lines = text.splitlines()
+    return f"@@ -0,0 +1,{line} @@\n+{lines[line - 1]}" if line <= len(lines) else ""
+
+
+@_on("POST", r"/pulls/(?P<n>\d+)/comments/(?P<id>\d+)/replies")
+def _reply(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    parent = next((c for c in gh.review_comments if c["id"] == int(m.group("id"))), None)
+    if parent is None:
+        return 404, {"message": "Not Found"}, {}
+    stored = {"id": gh.next_id(), "pull_number": int(m.group("n")), "body": b["body"],
+              "path": parent.get("path", ""), "in_reply_to_id": parent["id"],
+              "user": gh.commenter}  # fmt: skip
+    gh.review_comments.append(stored)
+    return 201, stored, {}
+
+
+def _graphql(gh: FakeGitHub, body: Any) -> Reply:
+    """The two GraphQL operations the action uses: reviewThreads and resolveReviewThread."""
+    query, variables = body["query"], body.get("variables") or {}
+    gh.graphql_calls.append(body)
+    if "resolveReviewThread" in query:
+        root = int(str(variables["id"]).removeprefix("PRRT_"))
+        if not any(c["id"] == root for c in gh.review_comments):
+            return 200, {"errors": [{"type": "NOT_FOUND", "message": "no thread"}]}, {}
+        gh.resolved_threads.add(root)
+        return 200, {"data": {"resolveReviewThread": {"thread": {"isResolved": True}}}}, {}
+    if "reviewThreads" in query:
+        number = int(variables["number"])
+        roots = [c for c in gh.review_comments
+                 if c["pull_number"] == number and not c.get("in_reply_to_id")]  # fmt: skip
+        nodes = []
+        for c in roots:
+            author = {"login": c["user"]["login"].removesuffix("[bot]")}  # GraphQL drops [bot]
+            first = {"databaseId": c["id"], "author": author}
+            nodes.append({"id": f"PRRT_{c['id']}", "isResolved": c["id"] in gh.resolved_threads,
+                          "comments": {"nodes": [first]}})  # fmt: skip
+        page = {"pageInfo": {"hasNextPage": False, "endCursor": None}, "nodes": nodes}
+        return 200, {"data": {"repository": {"pullRequest": {"reviewThreads": page}}}}, {}
+    return 200, {"errors": [{"message": "unsupported query in the fake"}]}, {}

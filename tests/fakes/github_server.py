@@ -86,6 +86,9 @@ class FakeGitHub:
         self.permissions: dict[str, str] = {}
         self.labels: dict[str, dict[str, Any]] = {}
         self.review_comment_reactions: dict[int, list[dict[str, Any]]] = {}
+        self.resolved_threads: set[int] = set()
+        """Root inline comment ids whose review thread is resolved (GraphQL)."""
+        self.graphql_calls: list[dict[str, Any]] = []
         """Inline comment id -> its reactions (``content``, ``user``)."""
         """Repository labels by name (``name``, ``color``, ``description``)."""
         self.identity: str | None = None

@@ -350,6 +350,47 @@ class GitHubApi:
         """Inline comments of the PR."""
         return self.get_all(f"{self._repo}/pulls/{number}/comments", gm.ReviewComment)
 
+    def graphql(self, query: str, variables: Mapping[str, Any]) -> dict[str, Any]:
+        """One GraphQL call (``/graphql``, or ``/api/graphql`` on Enterprise Server)."""
+        try:
+            _, data = self._requester.graphql_query(query, dict(variables))
+        except GithubException as exc:
+            raise GitHubError(_describe("POST", "/graphql", exc), status=exc.status) from exc
+        return data
+
+    def review_threads(self, number: int) -> tuple[gm.ReviewThread, ...]:
+        """The PR's review threads: id, resolved or not, and who started each (paginated)."""
+        owner, name = self.repository.split("/", 1)
+        threads: list[gm.ReviewThread] = []
+        after: str | None = None
+        for _ in range(50):  # 5,000 threads at most
+            data = self.graphql(_THREADS, {"owner": owner, "name": name, "number": number,
+                                           "after": after})  # fmt: skip
+            page = data["data"]["repository"]["pullRequest"]["reviewThreads"]
+            for node in page["nodes"]:
+                first = (node.get("comments") or {}).get("nodes") or [{}]
+                author = (first[0].get("author") or {}).get("login", "")
+                thread = gm.ReviewThread(
+                    thread_id=node["id"],
+                    is_resolved=bool(node["isResolved"]),
+                    first_comment_id=first[0].get("databaseId"),
+                    first_author=author,
+                )
+                threads.append(thread)
+            if not page["pageInfo"]["hasNextPage"]:
+                break
+            after = page["pageInfo"]["endCursor"]
+        return tuple(threads)
+
+    def resolve_thread(self, thread_id: str) -> None:
+        """Mark one review thread resolved."""
+        self.graphql(_RESOLVE, {"id": thread_id})
+
+    def reply_inline(self, number: int, comment_id: int, body: str) -> None:
+        """Reply in the thread of inline comment ``comment_id``."""
+        url = f"{self._repo}/pulls/{number}/comments/{comment_id}/replies"
+        self.request("POST", url, body={"body": body})
+
     def review_comment_reactions(self, comment_id: int) -> tuple[gm.Reaction, ...]:
         """The reactions on one inline comment."""
         return self.get_all(f"{self._repo}/pulls/comments/{comment_id}/reactions", gm.Reaction)
@@ -446,3 +487,21 @@ def _describe(verb: str, url: str, exc: GithubException) -> str:
     if isinstance(exc.data, dict):
         message = str(exc.data.get("message", ""))
     return f"GitHub refused {verb} {url}: {exc.status} {message}".rstrip()
+
+
+_THREADS = """
+query($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { id isResolved comments(first: 1) { nodes { databaseId author { login } } } }
+      }
+    }
+  }
+}
+"""
+
+_RESOLVE = """
+mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { isResolved } } }
+"""

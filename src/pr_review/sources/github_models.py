@@ -131,6 +131,8 @@ class ReviewComment(_Api):
     path: str = ""
     user: User | None = None
     in_reply_to_id: int | None = None
+    diff_hunk: str = ""
+    """The hunk up to the commented line: its last line is the line commented on."""
 
 
 class Reaction(_Api):
@@ -197,3 +199,12 @@ class Permission(_Api):
 
     permission: str = "none"
     role_name: str | None = Field(default=None, description="maintain/triage are exposed here")
+
+
+class ReviewThread(_Api):
+    """One review thread as GraphQL's ``reviewThreads`` gives it (first comment only)."""
+
+    thread_id: str
+    is_resolved: bool
+    first_comment_id: int | None
+    first_author: str
