@@ -47,7 +47,8 @@ def test_eval_command_offline_on_the_guardrails_corpus(tmp_path: Path) -> None:
                             env={}, stdout=out)
     assert code == 0
     assert "payments-api-pr13-hardcoded-secrets" in out.getvalue()
-    assert "cases            16 (0 errors)" in out.getvalue()
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error ")]
+    assert "cases            16 (0 errors)" in out.getvalue(), errors
 
 
 def test_eval_command_on_a_mixed_bundle_corpus_prints_the_lane_figures(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ matter. Attributes (line and column numbers) are left out of the comparison.
 from __future__ import annotations
 
 import ast
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -37,13 +38,8 @@ def _without_docstrings(tree: ast.Module) -> ast.Module:
 def behaviour_key(source: str) -> str | None:
     """A canonical dump of ``source``'s tree without docstrings, or None when it does not
     parse (or is too large to parse within budget)."""
-    if len(source) > MAX_SOURCE_CHARS:
-        return None
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes in the PR's code are its business
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parse(source)
+    if tree is None:
         return None
     return ast.dump(_without_docstrings(tree), annotate_fields=False, include_attributes=False)
 
@@ -56,17 +52,25 @@ def same_behaviour(old: str, new: str) -> bool:
     return old_key is not None and old_key == behaviour_key(new)
 
 
-def parse_python(source: str) -> ast.Module | None:
-    """The module tree of ``source``, or None when it does not parse or is too large."""
-    return _parse(source)
+def parse_python(source: str, limit: int = MAX_SOURCE_CHARS) -> ast.Module | None:
+    """The module tree of ``source``, or None when it does not parse or is over ``limit``
+    characters. Every ``ast.parse`` of the package goes through here (see ``_PARSE_LOCK``)."""
+    return _parse(source, limit)
 
 
-def _parse(source: str) -> ast.Module | None:
-    if len(source) > MAX_SOURCE_CHARS:
+_PARSE_LOCK = threading.Lock()
+"""CPython 3.11's AST constructor keeps its recursion depth in shared state: two threads
+parsing at once fail with "SystemError: AST constructor recursion depth mismatch" (seen when
+the eval reviews cases concurrently), and ``warnings.catch_warnings`` is process-global too.
+Parsing is serialized; it is a small part of a review."""
+
+
+def _parse(source: str, limit: int = MAX_SOURCE_CHARS) -> ast.Module | None:
+    if len(source) > limit:
         return None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _PARSE_LOCK, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes in the PR's code are its business
             return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 from typing import Literal
 
 from pr_review.evidence.paths import GENERIC_ROOTS, TEST_DIRS, is_test
+from pr_review.evidence.pyast import parse_python
 from pr_review.schema.pack import RelatedTest
 
 SOURCE_EXTENSIONS = frozenset(
@@ -208,13 +208,8 @@ def python_imports(path: str, source: str) -> frozenset[str]:
     """Every module a Python file imports (``import a.b`` -> ``a.b``; ``from a import b``
     -> ``a`` and ``a.b``; relative imports resolved against the file's directory). Empty
     for non-Python files, sources that do not parse or are too large."""
-    if not path.endswith(".py") or len(source) > MAX_TEST_SOURCE_CHARS:
-        return frozenset()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse_python(source, MAX_TEST_SOURCE_CHARS) if path.endswith(".py") else None
+    if tree is None:
         return frozenset()
     here = list(PurePosixPath(path).parent.parts)
     found: set[str] = set()
