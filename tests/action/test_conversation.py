@@ -1,9 +1,11 @@
-"""Dismissals end to end (loopback GitHub and Messages API, real PyGithub and anthropic SDK,
-the action as a subprocess): a maintainer's `/review dismiss` reply or thumbs-down on our
-inline comment keeps the finding out of the ranked list and the inline comments for the rest
-of the PR, even after a push moves it 20 lines; the packet lists it under "Dismissed" with
-who and why; a dismissal by someone without write access is ignored and the packet says so;
-a dismissal forged into someone else's comment is never trusted."""
+"""The conversation end to end (loopback GitHub REST and GraphQL, loopback Messages API, real
+PyGithub and anthropic SDK, the action as a subprocess): a maintainer's `/review dismiss`
+reply or thumbs-down on our inline comment keeps the finding out of the ranked list and the
+inline comments for the rest of the PR, even after a push moves it 20 lines, and the packet
+lists it under "Dismissed" with who and why; a dismissal by someone without write access is
+ignored and the packet says so; a dismissal forged into someone else's comment is never
+trusted; a mechanical fix is offered as a suggestion block; our thread is resolved, with one
+reply naming the commit, when a push fixes its finding, and never a person's thread."""
 
 from __future__ import annotations
 
@@ -55,6 +57,7 @@ def _flag_the_charge(request: RecordedRequest) -> Reply:
                 "evidence_type": "hunk_level_code", "evidence_detail": MARK,
                 "confidence": "high", "severity": "high", "action": "fix",
                 "requires_human": False, "category": "correctness",
+                "replacement": "    return charge(card, abs(amount))",
             })  # fmt: skip
     return tool_reply(request, {"findings": findings})
 
@@ -128,6 +131,15 @@ def test_a_maintainers_dismissal_survives_a_push_that_moves_the_finding(
     _move_20_lines_down(s)  # remembered from the state block on later pushes too
     env = _run(s, model)
     assert _findings(env, s.number)[0]["suppressed"]
+
+
+def test_a_mechanical_fix_is_offered_as_a_suggestion_on_the_inline_comment(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    _, comment = _first_review(gh, scenario, model)
+    assert "```suggestion\n    return charge(card, abs(amount))\n```" in comment["body"]
+    assert comment["line"] == 2
+    assert "start_line" not in comment  # one line replaced: a single-line anchor
 
 
 def test_a_thumbs_down_by_a_maintainer_dismisses(

@@ -90,8 +90,56 @@ def fingerprint_of(finding: SynthesizedFinding) -> str:
     return re.sub(r"[^A-Za-z0-9_.:-]", "-", finding.fingerprint or finding.finding_id)
 
 
-def body_for(finding: SynthesizedFinding) -> str:
-    """The comment text: what, why, what to do, and the hidden fingerprint."""
+MAX_SUGGESTION_LINES = 5
+SENSITIVE_CATEGORIES = frozenset(
+    {"security", "permissions", "prompt-injection", "secrets", "auth", "crypto"}
+)
+"""Categories where a model's rewrite is never offered as a one-click change."""
+
+
+def suggestion(finding: SynthesizedFinding, diff: Diff) -> str | None:
+    """The finding's replacement as a GitHub suggestion block, or None where not allowed.
+
+    Allowed only for a reviewer's replacement of at most :data:`MAX_SUGGESTION_LINES` lines that
+    are all lines this PR added, inside one hunk, whose text is still what the reviewer saw
+    (the lines did not move), outside security-sensitive categories and critical findings, and
+    without a fence that would end the block.
+    """
+    text = finding.replacement
+    if text is None or finding.line_start is None or not _allowed(finding, text):
+        return None
+    start = finding.line_start
+    end = finding.line_end if finding.line_end is not None else start
+    new_lines = text.rstrip("\n").split("\n")
+    file_diff = diff.file(finding.file)
+    too_long = max(end - start + 1, len(new_lines)) > MAX_SUGGESTION_LINES
+    if file_diff is None or too_long:
+        return None
+    hunk = next((h for h in file_diff.hunks if start in h.new_range and end in h.new_range), None)
+    added = dict(hunk.added) if hunk is not None else {}
+    cited = [added.get(n) for n in range(start, end + 1)]
+    if not cited or any(line is None for line in cited):
+        return None
+    # The reviewer's cited lines (``+text``) must be the lines shown now.
+    moved = finding.hunk is not None and _folded(finding.hunk) != _folded(
+        "\n".join(f"+{line}" for line in cited)
+    )
+    return None if moved else "```suggestion\n" + "\n".join(new_lines) + "\n```"
+
+
+def _allowed(finding: SynthesizedFinding, text: str) -> bool:
+    """Not for security-sensitive or critical findings, nor text that would end the block."""
+    sensitive = (finding.category or "").lower() in SENSITIVE_CATEGORIES
+    return "```" not in text and not sensitive and finding.severity.value != "critical"
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split())
+
+
+def body_for(finding: SynthesizedFinding, diff: Diff | None = None) -> str:
+    """The comment text: what, why, what to do (a suggestion where allowed), and the hidden
+    fingerprint."""
     lines = [
         f"**{finding.severity.value.upper()}: {inline(finding.title, 300)}**",
         "",
@@ -104,6 +152,9 @@ def body_for(finding: SynthesizedFinding) -> str:
     ]
     if finding.corroborated_by:
         lines.append(f"Corroborated by: {inline(', '.join(finding.corroborated_by))}")
+    block = suggestion(finding, diff) if diff is not None else None
+    if block is not None:
+        lines += ["", block]
     lines += ["", FINGERPRINT_MARKER.format(fingerprint_of(finding))]
     return "\n".join(lines)
 
@@ -146,7 +197,7 @@ def publish_inline(
         if anchor is None:
             invalid.append(f"{f.file}:{f.line_start}")
             continue
-        payloads.append((f"{f.file}:{anchor.line}", anchor.payload(body_for(f))))
+        payloads.append((f"{f.file}:{anchor.line}", anchor.payload(body_for(f, diff))))
     if not payloads:
         return InlineResult(already_commented=repeated, invalid_anchor=tuple(invalid))
     body = (

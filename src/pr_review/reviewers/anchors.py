@@ -7,7 +7,7 @@ or context lines. Anything else is dropped and counted, never moved to a nearby 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from pr_review.reviewers.output import ChallengerFinding, InjectionReport, ModelFinding
@@ -118,6 +118,7 @@ def to_candidates(
                 ),
                 category=finding.category,
                 fingerprint=fingerprint(path, finding.category, hunk or finding.title),
+                replacement=_clean(finding.replacement, redactor.redact),
             )
         )
     return kept, dropped
@@ -201,3 +202,11 @@ def _injection(
         category=INJECTION_CATEGORY,
         fingerprint=fingerprint(file, INJECTION_CATEGORY, f"{location}:{line}"),
     )
+
+
+def _clean(replacement: str | None, redact: Callable[[str], str]) -> str | None:
+    """A replacement the author could apply: none that redaction would change or that holds a
+    redaction placeholder (the model saw placeholders, never the values)."""
+    if not replacement or "[REDACTED" in replacement or redact(replacement) != replacement:
+        return None
+    return replacement

@@ -41,6 +41,12 @@ class ModelFinding(Frozen):
         description="security, correctness, permissions, data-loss, concurrency, performance, "
         "compatibility, tests, migration, configuration, or prompt-injection.",
     )
+    replacement: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="Only for a mechanical, certain fix: the exact new text of lines "
+        "line_start..line_end (at most 5 lines, no code fences). Omit otherwise.",
+    )
 
 
 class InjectionReport(Frozen):

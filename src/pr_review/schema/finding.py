@@ -54,6 +54,11 @@ class CandidateFinding(Frozen):
         default=None,
         description="added: stable identity across reviews (file, cited code, category).",
     )
+    replacement: str | None = Field(
+        default=None,
+        description="added: a reviewer's exact new text for line_start..line_end when the fix "
+        "is mechanical (shown as a suggestion only where allowed).",
+    )
 
     @property
     def producer(self) -> str:
