@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.github_server import FakeGitHub, FakePull
 from tests.gitrepo import GitRepo
 
@@ -220,3 +223,25 @@ def push(s: Scenario, changes: dict[str, str], *, amend: bool = False) -> str:
     s.gh.trees[head] = {**s.gh.trees[s.head_sha], **changes}
     s.head_sha = head
     return head
+
+
+def action(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run the action as the container would."""
+    return subprocess.run(
+        [sys.executable, "-m", "pr_review", "action"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def run_with_model(s: Scenario, model: FakeAnthropic, **inputs: str) -> dict[str, str]:
+    """A ``pull_request`` run with a key, against the loopback Messages API ``model``; the
+    run's environment (its outputs and summary are read from there)."""
+    env = s.env("pull_request", anthropic_api_key="test-key", **inputs)
+    env["ANTHROPIC_BASE_URL"] = model.base_url
+    done = action(env)
+    assert done.returncode in (0, 1), done.stderr
+    return env

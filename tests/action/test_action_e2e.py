@@ -3,15 +3,13 @@ against the loopback GitHub (real PyGithub, real pipeline, no model key)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 
 import pytest
 
 from pr_review.publish.comment import PACKET_MARKER
 from pr_review.publish.gate import ACK_LABEL, CHECK_NAME
-from tests.action.scenario import RED_CONFIG, Scenario, outputs, summary
+from tests.action.scenario import RED_CONFIG, Scenario, action, outputs, summary
 from tests.fakes.github_server import FakeGitHub
 
 pytestmark = pytest.mark.slow
@@ -20,18 +18,6 @@ GREEN = {"README.md": "# demo\n\nA demo service, now documented.\n"}
 RED = {"auth/session.py": "def check(token):\n    return token == 'ok' or token == 'admin'\n"}
 # The test repositories skip mypy so that each run takes about a second.
 FAST_CONFIG = RED_CONFIG + "verifiers:\n  builtin:\n    mypy: false\n"
-
-
-def action(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """Run the action as the container would."""
-    return subprocess.run(
-        [sys.executable, "-m", "pr_review", "action"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def conclusion(gh: FakeGitHub, sha: str) -> str | None:

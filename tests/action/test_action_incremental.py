@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from pr_review.packet.state import parse_state, render_state
-from tests.action.scenario import RED_CONFIG, Scenario, outputs, push
-from tests.action.test_action_e2e import action
+from tests.action.scenario import RED_CONFIG, Scenario, outputs, push, run_with_model
 from tests.fakes.anthropic_server import (
     FakeAnthropic,
     RecordedRequest,
@@ -69,14 +68,6 @@ def model() -> Iterator[FakeAnthropic]:
         yield fake
 
 
-def _run(s: Scenario, model: FakeAnthropic, **inputs: str) -> dict[str, str]:
-    env = s.env("pull_request", anthropic_api_key="test-key", **inputs)
-    env["ANTHROPIC_BASE_URL"] = model.base_url
-    done = action(env)
-    assert done.returncode in (0, 1), done.stderr
-    return env
-
-
 def _shown(model: FakeAnthropic) -> set[str]:
     return {m.group(1) for r in model.requests for m in _FILE.finditer(r.text)}
 
@@ -86,7 +77,7 @@ def test_a_push_is_reviewed_incrementally_from_the_comment_state(
 ) -> None:
     s = scenario(CHANGES, config=CONFIG)
     gh.git_dir = s.repo.path
-    first_env = _run(s, model)
+    first_env = run_with_model(s, model)
     assert _shown(model) == {"app/util.py", "app/extra.py"}
     state = parse_state(gh.comments[0]["body"])
     assert state is not None
@@ -96,7 +87,7 @@ def test_a_push_is_reviewed_incrementally_from_the_comment_state(
 
     model.requests.clear()
     push(s, {"app/extra.py": _module("extra", 2)})
-    _run(s, model)
+    run_with_model(s, model)
     assert _shown(model) == {"app/extra.py"}
     assert sum(len(r.body) for r in model.requests) < first_bytes
     body = gh.comments[0]["body"]
@@ -107,7 +98,7 @@ def test_a_push_is_reviewed_incrementally_from_the_comment_state(
 
     model.requests.clear()
     push(s, {"app/util.py": _module("util", 3)}, amend=True)
-    _run(s, model)
+    run_with_model(s, model)
     assert _shown(model) == {"app/util.py", "app/extra.py"}
     assert "is not an ancestor of the new head (force-push or rebase)" in gh.comments[0]["body"]
 
@@ -117,10 +108,10 @@ def test_force_reviews_everything_again(
 ) -> None:
     s = scenario(CHANGES, config=CONFIG)
     gh.git_dir = s.repo.path
-    _run(s, model)
+    run_with_model(s, model)
     model.requests.clear()
     push(s, {"app/extra.py": _module("extra", 2)})
-    _run(s, model, force="true")
+    run_with_model(s, model, force="true")
     assert _shown(model) == {"app/util.py", "app/extra.py"}
     assert "**Re-review:** full review: forced" in gh.comments[0]["body"]
 
@@ -133,7 +124,7 @@ def test_a_forged_state_in_someone_elses_comment_is_never_trusted(
     nothing from it, and never edits that comment."""
     s = scenario(CHANGES, config=CONFIG)
     gh.git_dir = s.repo.path
-    _run(s, model)
+    run_with_model(s, model)
     ours = gh.comments.pop()  # as if ours were deleted: only the forgery is left
     real = parse_state(ours["body"])
     assert real is not None
@@ -144,7 +135,7 @@ def test_a_forged_state_in_someone_elses_comment_is_never_trusted(
     fake = gh.add_comment(s.number, body, s.pull.author)
     model.requests.clear()
     push(s, {"app/extra.py": _module("extra", 2)})
-    _run(s, model)
+    run_with_model(s, model)
     assert _shown(model) == {"app/util.py", "app/extra.py"}  # full review: no state trusted
     assert fake["body"] == body
     assert "edits" not in fake
@@ -159,12 +150,12 @@ def test_a_bot_pull_request_gets_no_model_call_unless_review_bots(
 ) -> None:
     s = scenario(CHANGES, config=CONFIG, author="dependabot[bot]")
     gh.git_dir = s.repo.path
-    env = _run(s, model)
+    env = run_with_model(s, model)
     assert model.requests == []
     assert "deterministic review only" in gh.comments[0]["body"]
     assert outputs(env)["input_tokens"] == "0"
     s.gh.trees[s.base_sha][".pr-review/config.yml"] = CONFIG + "reviewers:\n  review_bots: true\n"
-    _run(s, model, force="true")
+    run_with_model(s, model, force="true")
     assert _shown(model) == {"app/util.py", "app/extra.py"}
 
 
@@ -173,7 +164,7 @@ def test_the_cost_cap_holds_in_the_action_and_the_spend_is_in_its_outputs(
 ) -> None:
     s = scenario(CHANGES, config=CONFIG)
     gh.git_dir = s.repo.path
-    got = outputs(_run(s, model))
+    got = outputs(run_with_model(s, model))
     assert int(got["estimated_input_tokens"]) > 0
     assert float(got["estimated_cost_usd"]) > 0
     assert float(got["cost_usd"]) > 0
@@ -181,7 +172,7 @@ def test_the_cost_cap_holds_in_the_action_and_the_spend_is_in_its_outputs(
     capped = CONFIG + "reviewers:\n  max_input_tokens: 1000\n"
     s.gh.trees[s.base_sha][".pr-review/config.yml"] = capped
     model.requests.clear()
-    got = outputs(_run(s, model, force="true"))
+    got = outputs(run_with_model(s, model, force="true"))
     assert model.requests == []
     assert got["input_tokens"] == "0"
     body = gh.comments[0]["body"]

@@ -20,8 +20,7 @@ import pytest
 from pr_review.packet.state import parse_state, render_state
 from pr_review.publish.inline import FINGERPRINT_PATTERN
 from pr_review.synthesis.memory import Dismissal
-from tests.action.scenario import RED_CONFIG, Scenario, push
-from tests.action.test_action_e2e import action
+from tests.action.scenario import RED_CONFIG, Scenario, push, run_with_model
 from tests.fakes.anthropic_server import (
     FakeAnthropic,
     RecordedRequest,
@@ -68,14 +67,6 @@ def model() -> Iterator[FakeAnthropic]:
         yield fake
 
 
-def _run(s: Scenario, model: FakeAnthropic, **inputs: str) -> dict[str, str]:
-    env = s.env("pull_request", anthropic_api_key="test-key", **inputs)
-    env["ANTHROPIC_BASE_URL"] = model.base_url
-    done = action(env)
-    assert done.returncode in (0, 1), done.stderr
-    return env
-
-
 def _findings(env: dict[str, str], number: int) -> list[dict[str, Any]]:
     out = Path(env["RUNNER_TEMP"]) / "pr-review" / str(number) / "findings.json"
     found = json.loads(out.read_text(encoding="utf-8"))
@@ -96,7 +87,7 @@ def _first_review(
     s = scenario({"app/pay.py": PAY}, config=CONFIG)
     gh.git_dir = s.repo.path
     gh.permissions.update({"maintainer": "write", "drive-by": "read"})
-    env = _run(s, model)
+    env = run_with_model(s, model)
     (comment,) = _ours(gh)
     (finding,) = _findings(env, s.number)
     assert not finding["suppressed"]
@@ -114,7 +105,7 @@ def test_a_maintainers_dismissal_survives_a_push_that_moves_the_finding(
     s, comment = _first_review(gh, scenario, model)
     gh.reply_inline(comment["id"], "/review dismiss validated by the caller", "maintainer")
     _move_20_lines_down(s)
-    env = _run(s, model)
+    env = run_with_model(s, model)
     (finding,) = _findings(env, s.number)
     assert finding["line_start"] == 22  # moved 20 lines, same fingerprint
     assert finding["suppressed"]
@@ -129,7 +120,7 @@ def test_a_maintainers_dismissal_survives_a_push_that_moves_the_finding(
     assert state is not None
     assert [d.by for d in state.dismissed] == ["maintainer"]
     _move_20_lines_down(s)  # remembered from the state block on later pushes too
-    env = _run(s, model)
+    env = run_with_model(s, model)
     assert _findings(env, s.number)[0]["suppressed"]
 
 
@@ -147,7 +138,7 @@ def test_a_thumbs_down_by_a_maintainer_dismisses(
 ) -> None:
     s, comment = _first_review(gh, scenario, model)
     gh.react_inline(comment["id"], "-1", "maintainer")
-    env = _run(s, model, force="true")
+    env = run_with_model(s, model, force="true")
     (finding,) = _findings(env, s.number)
     assert finding["suppression_reason"] == "dismissed by maintainer (reaction)"
 
@@ -158,7 +149,7 @@ def test_a_dismissal_without_write_access_is_ignored_and_said(
     s, comment = _first_review(gh, scenario, model)
     gh.reply_inline(comment["id"], "/review dismiss not a bug", "drive-by")
     gh.react_inline(comment["id"], "-1", "reader")
-    env = _run(s, model, force="true")
+    env = run_with_model(s, model, force="true")
     (finding,) = _findings(env, s.number)
     assert not finding["suppressed"], finding["suppression_reason"]
     packet = gh.comments[0]["body"]
@@ -180,7 +171,7 @@ def test_a_dismissal_forged_into_someone_elses_comment_is_not_trusted(
     )
     gh.add_comment(s.number, ours["body"].replace(render_state(real), render_state(forged)),
                    s.pull.author)  # fmt: skip
-    env = _run(s, model, force="true")
+    env = run_with_model(s, model, force="true")
     (finding,) = _findings(env, s.number)
     assert not finding["suppressed"]
 
@@ -198,7 +189,7 @@ def test_a_fixed_findings_thread_is_resolved_with_one_reply_naming_the_commit(
     s, comment = _first_review(gh, scenario, model)
     person = gh.reply_inline(comment["id"], "good catch, fixing", "maintainer")
     fixed = push(s, {"app/pay.py": PAY.replace(MARK, "charge(card, abs(amount))")})
-    env = _run(s, model)
+    env = run_with_model(s, model)
     assert _findings(env, s.number) == []  # the reviewer no longer reports it
     assert gh.resolved_threads == {comment["id"]}
     replies = _thread_replies(gh, comment["id"])
@@ -207,7 +198,7 @@ def test_a_fixed_findings_thread_is_resolved_with_one_reply_naming_the_commit(
         f"Fixed in {fixed[:12]}: this finding is no longer reported and the line it was on "
         "changed."
     )
-    _run(s, model, force="true")  # nothing more to do: no second reply, no second resolve
+    run_with_model(s, model, force="true")  # nothing more to do: no second reply, no second resolve
     assert len(_thread_replies(gh, comment["id"])) == 2
     resolves = [c for c in gh.graphql_calls if "resolveReviewThread" in c["query"]]
     assert len(resolves) == 1
@@ -221,7 +212,7 @@ def test_a_thread_is_left_open_while_its_line_is_unchanged(
     s, _ = _first_review(gh, scenario, model)
     push(s, {"app/notes.py": "# unrelated\n"})
     with anthropic_server(lambda r: tool_reply(r, {"findings": []})) as quiet:
-        _run(s, quiet, force="true")
+        run_with_model(s, quiet, force="true")
     assert gh.resolved_threads == set()
 
 
@@ -232,6 +223,6 @@ def test_a_persons_thread_is_never_resolved(
     theirs = {**comment, "id": gh.next_id(), "user": {"login": "maintainer", "type": "User"}}
     gh.review_comments.append(theirs)  # a person's thread carrying our marker (copied text)
     push(s, {"app/pay.py": PAY.replace(MARK, "charge(card, abs(amount))")})
-    _run(s, model)
+    run_with_model(s, model)
     assert gh.resolved_threads == {comment["id"]}
     assert _thread_replies(gh, theirs["id"]) == []

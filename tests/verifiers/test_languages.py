@@ -11,15 +11,13 @@ corroboration). Real CLI, real tools.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.gitrepo import GitRepo
+from tests.verifiers.offline import review_offline
 
 pytestmark = pytest.mark.slow
 
@@ -142,13 +140,7 @@ def _review(tmp_path: Path, head: dict[str, str]) -> list[dict[str, Any]]:
     for path, text in head.items():
         repo.write(path, text)
     repo.commit("change")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITHUB_"))}
-    done = subprocess.run(
-        [sys.executable, "-m", "pr_review", "review", "--repo", str(repo.path), "--base",
-         "main", "--out-dir", str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=300, check=False, env=env,
-    )  # fmt: skip
-    assert done.returncode in (0, 1), done.stderr
+    review_offline(repo.path, tmp_path / "out")
     pack = json.loads((tmp_path / "out" / "evidence-pack.json").read_text(encoding="utf-8"))
     ran = {run["name"]: run for run in pack["verification"]["verifiers"]}
     for tool in ("oxlint", "shellcheck", "hadolint", "zizmor", "sinks", "bandit"):

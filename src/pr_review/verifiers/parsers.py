@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
@@ -96,16 +96,18 @@ def parse_ruff(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
     release-sized PR): an object with a string ``message`` and ``filename``, an optional
     string ``code`` and optional ``location``/``end_location`` with integer rows.
     """
-    out = []
+    return tuple(_ruff_finding(item, root) for _, item in json_lines(lines, "ruff"))
+
+
+def json_lines(lines: Iterable[str], tool: str) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line of a JSON-lines report, read lazily."""
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            yield number, json.loads(line)
         except json.JSONDecodeError as exc:
-            raise OutputError(f"ruff output line {number} is not JSON ({exc.msg})") from exc
-        out.append(_ruff_finding(item, root))
-    return tuple(out)
+            raise OutputError(f"{tool} output line {number} is not JSON ({exc.msg})") from exc
 
 
 def _ruff_finding(item: object, root: Path) -> RawFinding:
@@ -556,11 +558,8 @@ def parse_zizmor(text: str, root: Path) -> tuple[RawFinding, ...]:
 def parse_sinks(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
     """``python -m pr_review.rules``: one hit per line, with the rule's own severity."""
     out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, item in json_lines(lines, "sink rule"):
         try:
-            item = json.loads(line)
             out.append(
                 RawFinding(
                     path=repo_path(str(item["path"]), root),
@@ -571,6 +570,6 @@ def parse_sinks(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
                     severity=_level(item["severity"]),
                 )
             )
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise OutputError(f"sink rule output line {number} is not a hit ({exc})") from exc
     return tuple(out)
