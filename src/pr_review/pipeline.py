@@ -165,7 +165,7 @@ def run_review(
         settings=config.synthesis,
         model=_within_caps(model, config, reviewed.runs),
     )
-    findings, memory_diff = compare(previous, synthesis.findings)
+    findings, memory_diff = compare(previous, synthesis.findings, config.synthesis.dismiss)
     # Reviewers may raise the lane (corroborated critical findings), never lower it.
     pack = escalate_pack(
         pack, findings, config.risk.escalation, config.artifacts, pr.base_tree.paths()

@@ -143,6 +143,31 @@ def test_a_thumbs_down_by_a_maintainer_dismisses(
     assert finding["suppression_reason"] == "dismissed by maintainer (reaction)"
 
 
+def test_a_maintainer_resolving_our_thread_dismisses(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    s, comment = _first_review(gh, scenario, model)
+    gh.resolve_as(comment["id"], "maintainer")
+    env = run_with_model(s, model, force="true")
+    (finding,) = _findings(env, s.number)
+    assert finding["suppression_reason"] == "dismissed by maintainer (resolved thread)"
+
+
+def test_a_configured_dismissal_is_permanent(
+    gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
+) -> None:
+    s, comment = _first_review(gh, scenario, model)
+    (mark,) = FINGERPRINT_PATTERN.findall(comment["body"])
+    config = CONFIG + (f"synthesis:\n  dismiss:\n    - paths: ['app/**']\n"
+                       f"      fingerprint: '{mark}'\n      reason: amounts are signed upstream\n")
+    s.gh.trees[s.base_sha][".pr-review/config.yml"] = config
+    env = run_with_model(s, model, force="true")
+    (finding,) = _findings(env, s.number)
+    assert finding["suppression_reason"] == (
+        "dismissed by the repository's configuration: amounts are signed upstream"
+    )
+
+
 def test_a_dismissal_without_write_access_is_ignored_and_said(
     gh: FakeGitHub, scenario: Callable[..., Scenario], model: FakeAnthropic
 ) -> None:

@@ -500,6 +500,7 @@ def _graphql(gh: FakeGitHub, body: Any) -> Reply:
         if not any(c["id"] == root for c in gh.review_comments):
             return 200, {"errors": [{"type": "NOT_FOUND", "message": "no thread"}]}, {}
         gh.resolved_threads.add(root)
+        gh.resolved_by[root] = gh.commenter["login"].removesuffix("[bot]")
         return 200, {"data": {"resolveReviewThread": {"thread": {"isResolved": True}}}}, {}
     if "reviewThreads" in query:
         number = int(variables["number"])
@@ -509,7 +510,9 @@ def _graphql(gh: FakeGitHub, body: Any) -> Reply:
         for c in roots:
             author = {"login": c["user"]["login"].removesuffix("[bot]")}  # GraphQL drops [bot]
             first = {"databaseId": c["id"], "author": author}
+            who = gh.resolved_by.get(c["id"])
             nodes.append({"id": f"PRRT_{c['id']}", "isResolved": c["id"] in gh.resolved_threads,
+                          "resolvedBy": {"login": who} if who else None,
                           "comments": {"nodes": [first]}})  # fmt: skip
         page = {"pageInfo": {"hasNextPage": False, "endCursor": None}, "nodes": nodes}
         return 200, {"data": {"repository": {"pullRequest": {"reviewThreads": page}}}}, {}

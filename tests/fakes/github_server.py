@@ -87,6 +87,8 @@ class FakeGitHub:
         self.labels: dict[str, dict[str, Any]] = {}
         self.review_comment_reactions: dict[int, list[dict[str, Any]]] = {}
         self.resolved_threads: set[int] = set()
+        self.resolved_by: dict[int, str] = {}
+        """Root comment id -> the GraphQL login (no ``[bot]``) that resolved the thread."""
         """Root inline comment ids whose review thread is resolved (GraphQL)."""
         self.graphql_calls: list[dict[str, Any]] = []
         """Inline comment id -> its reactions (``content``, ``user``)."""
@@ -192,6 +194,11 @@ class FakeGitHub:
         self.review_comment_reactions.setdefault(comment_id, []).append(
             {"id": self.next_id(), "content": content, "user": user(login)}
         )
+
+    def resolve_as(self, comment_id: int, login: str) -> None:
+        """``login`` resolves the review thread started by inline comment ``comment_id``."""
+        self.resolved_threads.add(comment_id)
+        self.resolved_by[comment_id] = login
 
     def add_comment(self, number: int, body: str, login: str) -> dict[str, Any]:
         """A conversation comment written by ``login``."""

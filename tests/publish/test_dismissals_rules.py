@@ -56,3 +56,15 @@ def test_earlier_dismissals_are_kept_and_ignored_ones_are_not_carried() -> None:
     memory = remember(before, later)
     assert [(d.fingerprint, d.by) for d in memory.dismissed] == [("a", "x"), ("b", "y")]
     assert [d.by for d in memory.ignored_dismissals] == ["z"]
+
+
+def test_a_configured_dismissal_names_exactly_one_selector() -> None:
+    from pydantic import ValidationError
+
+    from pr_review.synthesis.settings import DismissRule
+
+    assert DismissRule(rule="B101", reason="tests assert").paths == ("**",)
+    with pytest.raises(ValidationError, match="exactly one of"):
+        DismissRule(rule="B101", fingerprint="3f9c2a0b1d7e4c55", reason="both")
+    with pytest.raises(ValidationError, match="exactly one of"):
+        DismissRule(reason="neither")

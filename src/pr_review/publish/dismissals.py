@@ -1,12 +1,13 @@
 """Dismissals: a person with write access waves one of our inline findings away.
 
 On an inline comment of ours (it carries the finding's fingerprint), a reply that starts with
-``/review dismiss`` (the rest of its first line is the reason) or a thumbs-down reaction
-dismisses that finding for the rest of the PR: it is not ranked or commented again, even when
-later pushes move its lines (the fingerprint is the cited code, not the line), and the packet
-lists it under "Dismissed" with who and why. The state lives in the packet's state block
-(author-checked like the rest of it). A dismissal by someone without write access is ignored
-and the packet says so: PR authors from forks cannot silence the review.
+``/review dismiss`` (the rest of its first line is the reason), a thumbs-down reaction, or
+resolving its thread dismisses that finding for the rest of the PR: it is not ranked or
+commented again, even when later pushes move its lines (the fingerprint is the cited code,
+not the line), and the packet lists it under "Dismissed" with who and why. The state lives
+in the packet's state block (author-checked like the rest of it). A dismissal by someone
+without write access is ignored and the packet says so: PR authors from forks cannot silence
+the review. A repository makes a dismissal permanent with ``synthesis.dismiss``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pr_review.errors import GitHubError
 from pr_review.publish.inline import FINGERPRINT_PATTERN
+from pr_review.publish.threads import FIXED_REPLY_START
 from pr_review.sources.github import GitHubApi
+from pr_review.sources.github_models import ReviewComment
 from pr_review.synthesis.memory import Dismissal, ReviewMemory
 
 _COMMAND = re.compile(r"^\s*/review\s+dismiss\b[ \t]*(?P<reason>[^\r\n]*)", re.IGNORECASE)
@@ -53,6 +57,7 @@ def collect(api: GitHubApi, number: int, identity: str | None) -> Found:
             continue
         reason = match.group("reason").strip()[:MAX_REASON]
         raw.append(Dismissal(fingerprint=target, by=c.user.login, how="reply", reason=reason))
+    raw.extend(_resolved_threads(api, number, fingerprints, comments))
     for comment_id, target in fingerprints.items():
         raw.extend(
             Dismissal(fingerprint=target, by=r.user.login, how="reaction")
@@ -60,6 +65,24 @@ def collect(api: GitHubApi, number: int, identity: str | None) -> Found:
             if r.content == "-1" and r.user is not None
         )
     return split_by_access(raw, api.permission)
+
+
+def _resolved_threads(
+    api: GitHubApi, number: int, fingerprints: dict[int, str], comments: Sequence[ReviewComment]
+) -> list[Dismissal]:
+    """Our threads a person resolved (not the ones we resolved after a fix: those carry our
+    "Fixed in" reply). GraphQL; a repository without it loses only this way of dismissing."""
+    fixed = {c.in_reply_to_id for c in comments if c.body.startswith(FIXED_REPLY_START)}
+    try:
+        threads = api.review_threads(number)
+    except GitHubError:
+        return []
+    out = []
+    for t in threads:
+        target = fingerprints.get(t.first_comment_id or -1)
+        if t.is_resolved and t.resolved_by and target and t.first_comment_id not in fixed:
+            out.append(Dismissal(fingerprint=target, by=t.resolved_by, how="resolved thread"))
+    return out
 
 
 def split_by_access(raw: Sequence[Dismissal], permission: Callable[[str], str]) -> Found:

@@ -21,7 +21,9 @@ from pr_review.publish.inline import FINGERPRINT_PATTERN, fingerprint_of
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.sources.github import GitHubApi
 
-REPLY = "Fixed in {sha}: this finding is no longer reported and the line it was on changed."
+FIXED_REPLY_START = "Fixed in "
+REPLY = (FIXED_REPLY_START
+         + "{sha}: this finding is no longer reported and the line it was on changed.")  # fmt: skip
 _TITLE = re.compile(r"^\*\*[A-Z]+: (.*)\*\*$", re.MULTILINE)
 
 

@@ -375,6 +375,7 @@ class GitHubApi:
                     is_resolved=bool(node["isResolved"]),
                     first_comment_id=first[0].get("databaseId"),
                     first_author=author,
+                    resolved_by=(node.get("resolvedBy") or {}).get("login"),
                 )
                 threads.append(thread)
             if not page["pageInfo"]["hasNextPage"]:
@@ -495,7 +496,10 @@ query($owner: String!, $name: String!, $number: Int!, $after: String) {
     pullRequest(number: $number) {
       reviewThreads(first: 100, after: $after) {
         pageInfo { hasNextPage endCursor }
-        nodes { id isResolved comments(first: 1) { nodes { databaseId author { login } } } }
+        nodes {
+          id isResolved resolvedBy { login }
+          comments(first: 1) { nodes { databaseId author { login } } }
+        }
       }
     }
   }

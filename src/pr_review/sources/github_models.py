@@ -208,3 +208,4 @@ class ReviewThread(_Api):
     is_resolved: bool
     first_comment_id: int | None
     first_author: str
+    resolved_by: str | None = None

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
+from pr_review.evidence.globs import compile_glob
 from pr_review.schema.base import Frozen
 from pr_review.schema.finding import CandidateFinding, ReviewStatus, SynthesizedFinding
 from pr_review.sources.diff import Diff
+from pr_review.synthesis.settings import DismissRule
 from pr_review.synthesis.text import terms
 
 MEMORY_VERSION = 1
@@ -117,8 +119,22 @@ def _cited_code(finding: CandidateFinding, diff: Diff | None) -> str:
     return "\n".join(c for c in cited if c)
 
 
+def _configured(f: SynthesizedFinding, rules: Sequence[DismissRule]) -> DismissRule | None:
+    """The first configured dismissal that matches ``f`` (file glob and rule or fingerprint)."""
+    for rule in rules:
+        if rule.rule is not None and f.rule_id != rule.rule:
+            continue
+        if rule.fingerprint is not None and rule.fingerprint not in (f.fingerprint, f.finding_id):
+            continue
+        if any(compile_glob(p).matches(f.file) for p in rule.paths):
+            return rule
+    return None
+
+
 def compare(
-    previous: ReviewMemory | None, current: Sequence[SynthesizedFinding]
+    previous: ReviewMemory | None,
+    current: Sequence[SynthesizedFinding],
+    rules: Sequence[DismissRule] = (),
 ) -> tuple[tuple[SynthesizedFinding, ...], MemoryDiff]:
     """Mark each surfaced finding new or still open; list the previous ones now resolved.
 
@@ -131,6 +147,11 @@ def compare(
     still: list[str] = []
     seen: set[str] = set()
     for f in current:
+        configured = _configured(f, rules) if rules else None
+        if configured is not None:
+            reason = f"dismissed by the repository's configuration: {configured.reason}"
+            marked.append(f.model_copy(update={"suppressed": True, "suppression_reason": reason}))
+            continue
         dismissal = waved.get(f.fingerprint or f.finding_id)
         if dismissal is not None:
             seen.add(dismissal.fingerprint)

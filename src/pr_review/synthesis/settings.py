@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from pr_review.evidence.settings import GlobPattern
 from pr_review.schema.enums import Severity
+
+
+class DismissRule(BaseModel):
+    """A permanent dismissal: findings in matching files, of one rule or one fingerprint."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    paths: tuple[GlobPattern, ...] = Field(default=("**",), min_length=1)
+    rule: str | None = Field(default=None, min_length=1, description="A verifier rule id.")
+    fingerprint: str | None = Field(default=None, min_length=8)
+    reason: str = Field(min_length=3, max_length=300)
+
+    @model_validator(mode="after")
+    def _one_selector(self) -> DismissRule:
+        if (self.rule is None) == (self.fingerprint is None):
+            raise ValueError("a dismissal names exactly one of `rule` or `fingerprint`")
+        return self
 
 
 class SynthesisSettings(BaseModel):
@@ -57,4 +75,9 @@ class SynthesisSettings(BaseModel):
     )
     model: str = Field(
         default="claude-haiku-4-5", description="Model that settles ambiguous pairs, if any."
+    )
+    dismiss: tuple[DismissRule, ...] = Field(
+        default=(),
+        description="Permanent dismissals: findings matching an entry are never shown (listed "
+        "in findings.json with the reason).",
     )
