@@ -185,6 +185,23 @@ def _add_backtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     bt.set_defaults(handler=commands.cmd_backtest)
 
+    out = sub.add_parser(
+        "outcomes",
+        help="what became of the findings the Action posted (fixed, dismissed, resolved, open)",
+        description="Read the merged PRs of a GitHub repository (GITHUB_TOKEN; GITHUB_API_URL "
+        "for Enterprise Server), find the Action's inline findings and their fate, and write "
+        "outcomes.json and outcomes.md: acceptance per source, rule and category, and the "
+        "rules worth turning off.",
+    )
+    out.add_argument("--repo", required=True, help="OWNER/NAME")
+    out.add_argument("--since", help="merged PRs updated since this date (YYYY-MM-DD)")
+    out.add_argument(
+        "--out-dir", type=Path, default=Path("outcomes-out"),
+        help="outcomes.json and outcomes.md go here (default outcomes-out)",
+    )
+    out.add_argument("--bot", help="the login the Action comments as (default: any [bot])")
+    out.set_defaults(handler=commands.cmd_outcomes)
+
 
 def _add_local_pr_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repo", type=Path, required=True, help="local git repository")

@@ -152,6 +152,22 @@ def cmd_backtest(args: argparse.Namespace) -> int:
     return run_backtest_command(args)
 
 
+def cmd_outcomes(args: argparse.Namespace) -> int:
+    """``pr-review outcomes``: the fate of the Action's findings in a repository."""
+    import os
+
+    from pr_review.outcomes import run_outcomes_command
+
+    def progress(message: str) -> None:
+        print(f"pr-review: {message}", file=sys.stderr, flush=True)
+
+    as_json, as_md = run_outcomes_command(
+        args.repo, args.since, args.out_dir, env=dict(os.environ), progress=progress, bot=args.bot
+    )
+    print(f"pr-review: wrote {as_json} and {as_md}", file=sys.stderr)
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     """``pr-review schema NAME``: print a contract's JSON Schema."""
     from pr_review.schema.export import schema_text

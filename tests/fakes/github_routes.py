@@ -66,6 +66,14 @@ def _repo(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[s
     return 200, {"full_name": gh.repository, "url": gh.repo_url(), "default_branch": "main"}, {}
 
 
+@_on("GET", r"/pulls")
+def _pulls(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
+    state = q.get("state", "open")
+    pulls = [p for p in gh.pulls.values() if state in ("all", p.state)]
+    pulls.sort(key=lambda p: p.updated_at, reverse=q.get("direction", "desc") == "desc")
+    return _page(gh, "/pulls", [gh.pull_json(p) for p in pulls], q)
+
+
 @_on("GET", r"/pulls/(?P<n>\d+)")
 def _pull(gh: FakeGitHub, m: re.Match[str], q: dict[str, str], b: Any, h: dict[str, str]) -> Reply:
     pull = gh.pulls.get(int(m.group("n")))

@@ -58,6 +58,8 @@ class FakePull:
     """Answer the raw diff with GitHub's 406 (over 300 files / 20,000 lines)."""
     files: list[dict[str, Any]] = field(default_factory=list)
     commits: list[dict[str, Any]] = field(default_factory=list)
+    merged_at: str | None = None
+    updated_at: str = "2026-01-01T00:00:00Z"
 
 
 @dataclass
@@ -264,6 +266,8 @@ class FakeGitHub:
                 "repo": self._repo_json(self.repository, False),
             },
             "changed_files": len(p.files) if p.files else None,
+            "merged_at": p.merged_at,
+            "updated_at": p.updated_at,
         }
 
     def _repo_json(self, full_name: str, fork: bool) -> dict[str, Any]:

@@ -84,10 +84,15 @@ def test_code_puts_a_path_with_newlines_on_one_line() -> None:
 def test_inline_review_comment_body_is_inert() -> None:
     (finding,) = _hostile()
     body = inline_comments.body_for(finding)  # type: ignore[arg-type]
+    meta = inline_comments.meta_marker(finding)  # type: ignore[arg-type]
+    assert meta.count("-->") == 1
+    assert meta.endswith(" -->")
+    assert "<" not in meta[4:]
+    assert ">" not in meta[:-3]
     _assert_inert(
         body.replace(
             inline_comments.FINGERPRINT_MARKER.format(inline_comments.fingerprint_of(finding)), ""
-        )
+        ).replace(meta, "")
     )  # type: ignore[arg-type]
 
 

@@ -11,6 +11,7 @@ comment of ours is not commented again on a re-review.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from pr_review.sources.diff import Diff
 from pr_review.sources.github import GitHubApi
 
 FINGERPRINT_MARKER = "<!-- pr-review-guardrails:finding {} -->"
+META_PATTERN = re.compile(r"<!-- pr-review-guardrails:meta (\{[^<>]*\}) -->")
+"""Who raised the finding (source, producer, rule, category), for ``pr-review outcomes``."""
 FINGERPRINT_PATTERN = re.compile(r"<!-- pr-review-guardrails:finding ([A-Za-z0-9_.:-]+) -->")
 MAX_INLINE = 10
 
@@ -155,8 +158,19 @@ def body_for(finding: SynthesizedFinding, diff: Diff | None = None) -> str:
     block = suggestion(finding, diff) if diff is not None else None
     if block is not None:
         lines += ["", block]
-    lines += ["", FINGERPRINT_MARKER.format(fingerprint_of(finding))]
+    lines += ["", FINGERPRINT_MARKER.format(fingerprint_of(finding)), meta_marker(finding)]
     return "\n".join(lines)
+
+
+def meta_marker(finding: SynthesizedFinding) -> str:
+    """A hidden line naming the finding's source, producer, rule and category (escaped so it
+    can neither close the comment early nor hold markup)."""
+    meta = {"source": finding.source.value, "producer": finding.producer,
+            "rule": finding.rule_id, "category": finding.category}  # fmt: skip
+    raw = json.dumps(meta, separators=(",", ":"), ensure_ascii=True)
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        raw = raw.replace(char, escape)
+    return f"<!-- pr-review-guardrails:meta {raw} -->"
 
 
 def existing_fingerprints(api: GitHubApi, number: int, identity: str | None) -> frozenset[str]:

@@ -392,6 +392,21 @@ class GitHubApi:
         url = f"{self._repo}/pulls/{number}/comments/{comment_id}/replies"
         self.request("POST", url, body={"body": body})
 
+    def merged_pulls(self, since: str | None, limit: int = 1000) -> tuple[gm.Pull, ...]:
+        """Merged PRs, most recently updated first, updated since ``since`` (ISO date)."""
+        out: list[gm.Pull] = []
+        url: str | None = f"{self._repo}/pulls"
+        query: dict[str, Any] | None = {"state": "closed", "sort": "updated",
+                                        "direction": "desc", "per_page": 100}  # fmt: skip
+        while url is not None and len(out) < limit:
+            headers, data = self.request("GET", url, params=query)
+            page = [_validate(gm.Pull, item, url) for item in data or []]
+            older = [p for p in page if since and (p.updated_at or "") < since]
+            out.extend(p for p in page if p.merged_at and p not in older)
+            url = None if older else _next_link(headers)
+            query = None
+        return tuple(out[:limit])
+
     def review_comment_reactions(self, comment_id: int) -> tuple[gm.Reaction, ...]:
         """The reactions on one inline comment."""
         return self.get_all(f"{self._repo}/pulls/comments/{comment_id}/reactions", gm.Reaction)

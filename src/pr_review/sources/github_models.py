@@ -59,6 +59,8 @@ class Pull(_Api):
     head: Branch
     base: Branch
     changed_files: int | None = None
+    merged_at: str | None = None
+    updated_at: str | None = None
 
 
 class PullFile(_Api):
