@@ -20,7 +20,7 @@ import pytest
 from pr_review.packet.state import parse_state, render_state
 from pr_review.publish.inline import FINGERPRINT_PATTERN
 from pr_review.synthesis.memory import Dismissal
-from tests.action.scenario import RED_CONFIG, Scenario, push, run_with_model
+from tests.action.scenario import RED_CONFIG, Scenario, action, push, run_with_model
 from tests.fakes.anthropic_server import (
     FakeAnthropic,
     RecordedRequest,
@@ -251,3 +251,18 @@ def test_a_persons_thread_is_never_resolved(
     run_with_model(s, model)
     assert gh.resolved_threads == {comment["id"]}
     assert _thread_replies(gh, theirs["id"]) == []
+
+
+def test_a_verifiers_own_safe_fix_is_a_suggestion(
+    gh: FakeGitHub, scenario: Callable[..., Scenario]
+) -> None:
+    """ruff's safe fix of F541 (an f-string without placeholders) is offered on its line."""
+    ruff = {"pyproject.toml": '[tool.ruff.lint]\nselect = ["F541"]\n'}
+    code = {"app/greet.py": 'def greet():\n    return f"hello"\n'}
+    s = scenario(code, config=CONFIG, base_extra=ruff)
+    done = action(s.env("pull_request"))
+    assert done.returncode in (0, 1), done.stderr
+    (comment,) = [c for c in gh.review_comments if "F541" in c["body"] or "placeholder" in
+                  c["body"].lower() or c.get("path") == "app/greet.py"]  # fmt: skip
+    assert '```suggestion\n    return "hello"\n```' in comment["body"]
+    assert comment["line"] == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,26 @@ def test_generic_parser_reads_levels_and_codes() -> None:
 
 def test_sarif_results_without_a_location_are_ignored() -> None:
     assert parse_sarif('{"runs": [{"results": [{"message": {"text": "x"}}]}]}', ROOT) == ()
+
+
+def test_ruffs_safe_fix_becomes_the_new_text_of_its_line(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text('import os\n\ndef f():\n    return f"hi"\n', "utf-8")
+
+    def item(code: str, row: int, fix: dict[str, object] | None) -> str:
+        return json.dumps({"code": code, "message": "m", "filename": str(tmp_path / "app.py"),
+                           "location": {"row": row, "column": 1},
+                           "end_location": {"row": row, "column": 2}, "fix": fix})  # fmt: skip
+
+    def edit(row: int, col: int, end_row: int, end_col: int, content: str) -> dict[str, object]:
+        return {"content": content, "location": {"row": row, "column": col},
+                "end_location": {"row": end_row, "column": end_col}}  # fmt: skip
+
+    lines = [
+        item("F541", 4, {"applicability": "safe", "edits": [edit(4, 12, 4, 17, '"hi"')]}),
+        item("F401", 1, {"applicability": "safe", "edits": [edit(1, 1, 2, 1, "")]}),
+        item("E711", 4, {"applicability": "unsafe", "edits": [edit(4, 12, 4, 17, "x")]}),
+        item("X1", 3, {"applicability": "safe", "edits": [edit(3, 1, 4, 3, "y")]}),
+        item("X2", 3, None),
+    ]
+    found = {f.rule_id: f.replacement for f in parse_ruff(lines, tmp_path)}
+    assert found == {"F541": '    return "hi"', "F401": "", "E711": None, "X1": None, "X2": None}

@@ -103,7 +103,8 @@ SENSITIVE_CATEGORIES = frozenset(
 def suggestion(finding: SynthesizedFinding, diff: Diff) -> str | None:
     """The finding's replacement as a GitHub suggestion block, or None where not allowed.
 
-    Allowed only for a reviewer's replacement of at most :data:`MAX_SUGGESTION_LINES` lines that
+    Allowed only for a verifier's own safe fix of its line (``""`` deletes it) or a reviewer's
+    replacement of at most :data:`MAX_SUGGESTION_LINES` lines that
     are all lines this PR added, inside one hunk, whose text is still what the reviewer saw
     (the lines did not move), outside security-sensitive categories and critical findings, and
     without a fence that would end the block.
@@ -124,10 +125,12 @@ def suggestion(finding: SynthesizedFinding, diff: Diff) -> str | None:
     if not cited or any(line is None for line in cited):
         return None
     # The reviewer's cited lines (``+text``) must be the lines shown now.
-    moved = finding.hunk is not None and _folded(finding.hunk) != _folded(
-        "\n".join(f"+{line}" for line in cited)
-    )
-    return None if moved else "```suggestion\n" + "\n".join(new_lines) + "\n```"
+    moved = finding.hunk is not None and _folded(finding.hunk) != _folded("\n".join(
+        line or "" for line in cited))  # fmt: skip
+    if moved:
+        return None
+    return "```suggestion\n```" if text == "" else (
+        "```suggestion\n" + "\n".join(new_lines) + "\n```")  # fmt: skip
 
 
 def _allowed(finding: SynthesizedFinding, text: str) -> bool:
@@ -137,7 +140,8 @@ def _allowed(finding: SynthesizedFinding, text: str) -> bool:
 
 
 def _folded(text: str) -> str:
-    return " ".join(text.split())
+    """Cited code compared without whitespace and without the ``+`` reviewers' hunks carry."""
+    return " ".join(" ".join(line.removeprefix("+") for line in text.splitlines()).split())
 
 
 def body_for(finding: SynthesizedFinding, diff: Diff | None = None) -> str:

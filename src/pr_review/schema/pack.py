@@ -221,6 +221,11 @@ class VerifierFinding(Frozen):
         default=True,
         description="added: false never reaches the pack; kept for clarity of the contract.",
     )
+    replacement: str | None = Field(
+        default=None,
+        description="added: the tool's own safe fix, as the new text of the finding's line "
+        "(empty: the line is deleted).",
+    )
     count: int = Field(
         default=1,
         ge=1,

@@ -177,6 +177,7 @@ def _candidate(run: VerifierRun, finding: VerifierFinding, added: AddedLines) ->
         category=category.value,
         rule_id=finding.rule_id,
         fingerprint=digest,
+        replacement=finding.replacement,
     )
 
 

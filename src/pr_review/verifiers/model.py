@@ -58,6 +58,8 @@ class RawFinding:
     rule_id: str | None
     message: str
     severity: VerifierSeverity
+    replacement: str | None = None
+    """The tool's own safe fix as the new text of ``line`` (``""`` deletes the line)."""
 
     def __post_init__(self) -> None:
         """Every tool's message loses the secret values it quotes, whatever the parser."""

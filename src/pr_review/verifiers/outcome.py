@@ -36,6 +36,7 @@ def _pack_finding(f: RawFinding) -> VerifierFinding:
         severity=f.severity,
         rule_id=f.rule_id,
         end_line=f.end_line if f.end_line is not None and f.end_line != f.line else None,
+        replacement=f.replacement,
     )
 
 

@@ -96,7 +96,8 @@ def parse_ruff(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
     release-sized PR): an object with a string ``message`` and ``filename``, an optional
     string ``code`` and optional ``location``/``end_location`` with integer rows.
     """
-    return tuple(_ruff_finding(item, root) for _, item in json_lines(lines, "ruff"))
+    sources = _Sources(root)
+    return tuple(_ruff_finding(item, root, sources) for _, item in json_lines(lines, "ruff"))
 
 
 def json_lines(lines: Iterable[str], tool: str) -> Iterator[tuple[int, Any]]:
@@ -110,7 +111,7 @@ def json_lines(lines: Iterable[str], tool: str) -> Iterator[tuple[int, Any]]:
             raise OutputError(f"{tool} output line {number} is not JSON ({exc.msg})") from exc
 
 
-def _ruff_finding(item: object, root: Path) -> RawFinding:
+def _ruff_finding(item: object, root: Path, sources: _Sources) -> RawFinding:
     if not isinstance(item, dict):
         raise _ruff_shape("an item is not an object")
     code, message, filename = item.get("code"), item.get("message"), item.get("filename")
@@ -120,14 +121,73 @@ def _ruff_finding(item: object, root: Path) -> RawFinding:
         raise _ruff_shape("an item's code is not a string")
     # A syntax error is the most certain error there is (no code in older ruff).
     is_error = code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
+    path = repo_path(filename, root)
+    line = _ruff_row(item.get("location"), "location")
     return RawFinding(
-        path=repo_path(filename, root),
-        line=_ruff_row(item.get("location"), "location"),
+        path=path,
+        line=line,
         end_line=_ruff_row(item.get("end_location"), "end_location"),
         rule_id=code or "syntax-error",
         message=message,
         severity=VerifierSeverity.ERROR if is_error else VerifierSeverity.WARNING,
+        replacement=_safe_fix(item.get("fix"), sources, path, line),
     )
+
+
+Span = tuple[int, int, int, int, str]
+"""An edit: start row and column, end row and column (1-based), the new content."""
+
+
+def _spans(fix: object) -> list[Span] | None:
+    """The edits of a fix ruff calls safe; None for any other fix or an unreadable one."""
+    if not isinstance(fix, dict) or fix.get("applicability") != "safe":
+        return None
+    spans = []
+    for edit in fix.get("edits") or []:
+        try:
+            start, end = edit["location"], edit["end_location"]
+            spans.append((int(start["row"]), int(start["column"]), int(end["row"]),
+                          int(end["column"]), str(edit["content"])))  # fmt: skip
+        except (KeyError, TypeError, ValueError):
+            return None
+    return spans or None
+
+
+def _safe_fix(fix: object, sources: _Sources, path: str, line: int | None) -> str | None:
+    """Ruff's own safe fix as the new text of the finding's line, when every edit lies on
+    that line (or the one edit deletes exactly that line: ``""``); None otherwise."""
+    spans = _spans(fix)
+    if spans is None or line is None:
+        return None
+    if len(spans) == 1 and spans[0] == (line, 1, line + 1, 1, ""):
+        return ""  # the whole line goes
+    text = sources.line(path, line)
+    if text is None or any(row != line or end != line for row, _, end, _, _ in spans):
+        return None
+    for _, col, _, end_col, content in sorted(spans, key=lambda span: -span[1]):
+        text = text[: col - 1] + content + text[end_col - 1 :]
+    return None if "\n" in text else text
+
+
+class _Sources:
+    """Lines of the files a tool ran on, read once per file, only when a fix needs them."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._files: dict[str, tuple[str, ...]] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        """Line ``number`` of ``path`` (None when unknown or unreadable)."""
+        if path not in self._files:
+            rel = PurePosixPath(path)
+            try:
+                unsafe = rel.is_absolute() or ".." in rel.parts
+                text = "" if unsafe else self._root.joinpath(*rel.parts).read_text("utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            self._files[path] = tuple(text.splitlines())
+        lines = self._files[path]
+        return lines[number - 1] if 0 < number <= len(lines) else None
 
 
 # bandit --------------------------------------------------------------------------------
