@@ -118,7 +118,8 @@ def neutral_copy(corpus: Path, dest: Path) -> Path:
 
 
 def measure(
-    corpus: Path, out_dir: Path, concurrency: int, config: Path | None = None
+    corpus: Path, out_dir: Path, concurrency: int, config: Path | None = None,
+    details: list[dict[str, object]] | None = None,
 ) -> dict[str, Figures]:
     """Review every case of ``corpus``; figures per repository."""
     from pr_review.evaluation.api import run_eval
@@ -140,6 +141,13 @@ def measure(
         lane = m.lane.actual.value if m.lane.actual else None
         factors = ", ".join(f"{f.factor}[{f.severity}]" for f in m.factors if f.severity == "red")
         factors = factors or ", ".join(f.factor for f in m.factors)
+        if details is not None:
+            pack = out_dir / "cases" / m.case_id / "review" / "evidence-pack.json"
+            risk = json.loads(pack.read_text())["risk"] if pack.is_file() else {}
+            details.append({
+                "case": m.case_id, "repo": spec["repo"], "accepted": sorted(accepted),
+                "lane": lane, "title": spec.get("title"), "factors": risk.get("factors", []),
+            })
         if m.status is CaseStatus.ERROR or lane is None:
             fig.errors.append(f"{m.case_id}: {m.error}")
             continue
@@ -206,6 +214,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-cases", action="store_true",
                         help="print figures only, no individual cases")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--details", type=Path,
+                        help="write every case's lane and factors here (JSON lines per half and "
+                             "title mode): for reading a tune half; never before a report half's "
+                             "figures are written")
     parser.add_argument("--lanes-only", action="store_true",
                         help="verifiers off (the lane does not read them): a faster run")
     args = parser.parse_args(argv[1:])
@@ -225,7 +237,12 @@ def main(argv: list[str]) -> int:
                 if args.lanes_only:
                     config = Path(tmp) / "lanes-only.yml"
                     config.write_text("verifiers:\n  enabled: false\n", encoding="utf-8")
-                per_repo = measure(source, Path(tmp) / "out", args.concurrency, config)
+                details: list[dict[str, object]] | None = [] if args.details else None
+                per_repo = measure(source, Path(tmp) / "out", args.concurrency, config, details)
+                if args.details and details is not None:
+                    with args.details.open("a", encoding="utf-8") as out:
+                        for row in details:
+                            out.write(json.dumps({"half": half, "titles": mode, **row}) + "\n")
             wall = time.perf_counter() - started
             render(f"{half} half, titles {mode} ({wall:.0f} s)", per_repo, not args.no_cases)
             results[f"{half}/{mode}"] = {

@@ -193,7 +193,7 @@ def first_review(repo: GitRepo, root: Path, server: Any) -> tuple[int, bool] | N
     skipped = {n["path"]: n["reason"] for n in pack["diff"]["not_reviewed"]}
     print(f"  not reviewed, with the reason: {skipped}")
     factors = {f["factor"]: f for f in pack["risk"]["factors"]}
-    size = factors.get("large-diff", {}).get("why", "(no size factor)")
+    size = factors.get("beyond-full-analysis", {}).get("why", "(no size factor)")
     deps = factors.get("dependency-manifest", {}).get("files", [])
     laned = {p for f in pack["risk"]["factors"] for p in f["files"]} & GENERATED
     print(f"  size factor: {size}; dependency factor files: {deps}")

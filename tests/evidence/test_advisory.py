@@ -27,6 +27,8 @@ UNMARKED = [
     PrText("Merge pull request #12 from someone/fork", ""),
     PrText("Refactor CVE-like parsing", "Handles strings such as CVE-XXXX."),
     PrText("Merge commit from fork of the project into staging branch", ""),
+    # the word as part of a file name is about a document, not a fix
+    PrText("chore(docs): remove SECURITY.md", ""),
 ]
 
 
@@ -73,3 +75,15 @@ def test_advisory_on_a_docs_only_pr_stays_green() -> None:
         [file_diff("docs/security.md", ["New text."], ["Old text."])], commits=(commit,)
     )
     assert build_pack(pr, Config()).risk.lane is Lane.GREEN
+
+
+def test_a_dependency_bump_for_a_dependencys_advisory_is_yellow() -> None:
+    text = PrText("fix(deps): bump golang.org/x/net", "Patches CVE-2025-22870 in x/net.")
+    factor = advisory_factor(text, ["go.mod", "go.sum"], manifests=["go.mod", "go.sum"])
+    assert factor is not None
+    assert factor.severity.value == "moderate"
+    assert "dependency's advisory" in factor.why
+    # the same text on a PR that also changes code is the project's own fix: red
+    mixed = advisory_factor(text, ["go.mod", "client.go"], manifests=["go.mod"])
+    assert mixed is not None
+    assert mixed.severity.value == "red"

@@ -71,7 +71,7 @@ def test_below_the_limit_the_analysis_is_full() -> None:
 def test_lane_is_red_by_size_even_when_size_factors_would_not_fire() -> None:
     pack = _budgeted()
     assert pack.risk.lane is Lane.RED
-    size = [f for f in pack.risk.factors if f.factor == "large-diff"]
+    size = [f for f in pack.risk.factors if f.factor == "beyond-full-analysis"]
     assert [f.severity for f in size] == [FactorSeverity.RED]
     assert set(size[0].files) == {f.path for f in _large_change()}
 

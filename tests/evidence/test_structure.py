@@ -89,7 +89,7 @@ _BASE = (
 )
 
 
-def test_change_inside_an_auth_function_is_red_whatever_the_line_says() -> None:
+def test_a_changed_call_inside_an_auth_function_is_red_and_says_which() -> None:
     head = _BASE.replace("    host = url.split(':')[0]", "    host = parse(url).hostname")
     lane, factors = _risk(
         files=[
@@ -104,9 +104,31 @@ def test_change_inside_an_auth_function_is_red_whatever_the_line_says() -> None:
         head={"lib/utils.py": head},
     )
     assert lane is Lane.RED
-    why = factors["security-scope:red"].why
+    why = factors["security-scope:moderate"].why
     assert "utils:get_netrc_auth" in why
     assert "line 2" in why
+    check = factors["security-check-changed:red"].why
+    assert "utils:get_netrc_auth" in check
+    assert "call to `parse` added" in check
+
+
+def test_a_typing_only_change_inside_an_auth_function_is_not_red() -> None:
+    head = _BASE.replace("def get_netrc_auth(url):", "def get_netrc_auth(url: str) -> str:")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/utils.py",
+                ["def get_netrc_auth(url: str) -> str:"],
+                ["def get_netrc_auth(url):"],
+                start=1,
+            )
+        ],
+        base={"lib/utils.py": _BASE},
+        head={"lib/utils.py": head},
+    )
+    assert lane is Lane.YELLOW
+    assert "security-scope:moderate" in factors
+    assert "security-check-changed:red" not in factors
 
 
 def test_change_in_an_ordinary_function_of_the_same_module_is_not_a_security_scope() -> None:
@@ -537,7 +559,10 @@ def test_js_change_inside_an_auth_class_is_a_security_scope() -> None:
         head={"web/a.js": head},
     )
     assert lane is Lane.RED
-    assert "a:Auth.check" in factors["security-scope:red"].why
+    assert "a:Auth.check" in factors["security-scope:moderate"].why
+    check = factors["security-check-changed:red"].why
+    assert "check `(user===null)` added" in check
+    assert "check `(!user)` removed" in check
 
 
 def test_language_without_a_grammar_degrades_to_the_module_name() -> None:

@@ -20,7 +20,8 @@ FACTOR = "security-advisory"
 _ADVISORY_ID = re.compile(
     r"\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,7})\b", re.IGNORECASE
 )
-_TITLE_WORD = re.compile(r"\b(security|vulnerabilit(?:y|ies))\b", re.IGNORECASE)
+_TITLE_WORD = re.compile(r"\b(security|vulnerabilit(?:y|ies))\b(?!\.\w)", re.IGNORECASE)
+"""The word, not a file name (``remove SECURITY.md`` is about a document)."""
 _FORK_MERGE = re.compile(r"\AMerge commit from fork\s*\Z", re.IGNORECASE)
 
 
@@ -56,14 +57,21 @@ def markers(text: PrText) -> list[str]:
     return found
 
 
-def advisory_factor(text: PrText, paths: Sequence[str]) -> RiskFactor | None:
-    """A red factor naming the markers, or None when there are none (or nothing changed)."""
+def advisory_factor(
+    text: PrText, paths: Sequence[str], manifests: Sequence[str] = ()
+) -> RiskFactor | None:
+    """A red factor naming the markers, or None when there are none (or nothing changed).
+
+    When every changed file is a dependency manifest or lock file (``manifests``), the
+    advisory is a dependency's and the bump is its fix: yellow, saying so."""
     found = markers(text)
     if not found or not paths:
         return None
+    bump = set(paths) <= set(manifests)
     return RiskFactor(
         factor=FACTOR,
         files=tuple(paths),
-        severity=FactorSeverity.RED,
-        why="the PR says it fixes a security issue: " + "; ".join(found),
+        severity=FactorSeverity.MODERATE if bump else FactorSeverity.RED,
+        why=("only dependency versions change, for a dependency's advisory: "
+             if bump else "the PR says it fixes a security issue: ") + "; ".join(found),
     )

@@ -9,6 +9,7 @@ standard :mod:`ast` elsewhere (:mod:`pr_review.evidence.pyast`).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -147,3 +148,148 @@ def _scopes(node: Any, data: bytes) -> list[Scope]:
         else:
             out.extend(inner)
     return sorted(out, key=lambda s: s.start)
+
+
+_CONDITION_PARENTS = frozenset(
+    {
+        "if_statement",
+        "while_statement",
+        "do_statement",
+        "for_statement",
+        "ternary_expression",
+        "conditional_expression",
+        "if_expression",
+        "unless",
+        "if",
+        "while",
+    }
+)
+_DECIDING_OPERATORS = frozenset(
+    {"==", "!=", "===", "!==", "<", ">", "<=", ">=", "&&", "||", "??", "instanceof", "in"}
+)
+_REFUSALS = frozenset({"throw_statement", "raise_statement", "throw_expression"})
+_CALLS = frozenset({"call_expression", "method_invocation", "call", "new_expression"})
+_TYPE_ONLY = frozenset(
+    {
+        "type_annotation",
+        "type_arguments",
+        "type_parameters",
+        "type_alias_declaration",
+        "interface_declaration",
+        "opting_type_annotation",
+        "omitting_type_annotation",
+        "asserts_annotation",
+    }
+)
+
+
+def _code_text(node: Any, data: bytes) -> str:
+    """The code leaves of ``node`` without whitespace, comments or type-only parts."""
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if "comment" in kind or kind in _TYPE_ONLY:
+            continue
+        if kind == "as_expression" and current.child_count:
+            stack.append(current.children[0])  # `x as T` behaves as `x`
+            continue
+        if kind == "non_null_expression" and current.child_count:
+            stack.append(current.children[0])
+            continue
+        if current.child_count == 0 or "string" in kind:
+            out.append(data[current.start_byte : current.end_byte].decode("utf-8", "replace"))
+            continue
+        stack.extend(reversed(current.children))
+    return "".join("".join(out).split())
+
+
+def decision_atoms(
+    path: str, source: str | None, start: int, end: int, conversions: frozenset[str] = frozenset()
+) -> Counter[str] | None:
+    """The decisions of the function spanning lines ``start``..``end`` of ``source``.
+
+    Conditions (tests of if/while/for/ternaries and comparison or logical expressions),
+    refusals (throw) and calls (by callee), each as its code without whitespace, comments or
+    type-only syntax: equal counters mean the function decides, refuses and calls the same
+    things (a typing, formatting or variable-name-free change). Calls to ``conversions``
+    (``String(x)``) are no decisions. None without a tree.
+    """
+    language = language_of(path)
+    if language is None or source is None:
+        return None
+    data = source.encode("utf-8", errors="replace")
+    parser = _parser(language) if len(data) <= MAX_SOURCE_BYTES else None
+    if parser is None:
+        return None
+    try:
+        root = parser.parse(data).root_node
+    except (ValueError, RuntimeError):
+        return None
+    node = _spanning(root, start - 1, end - 1)
+    if node is None:
+        return None
+    atoms: Counter[str] = Counter()
+    stack = [(node, False)]
+    while stack:
+        current, in_condition = stack.pop()
+        if "comment" in current.type or current.type in _TYPE_ONLY:
+            continue
+        found, deciding = _atoms_of_node(current, data, in_condition, conversions)
+        atoms.update(found)
+        stack.extend((child, in_condition or deciding) for child in reversed(current.children))
+    return atoms
+
+
+def _atoms_of_node(
+    node: Any, data: bytes, in_condition: bool, conversions: frozenset[str]
+) -> tuple[list[str], bool]:
+    """The atoms ``node`` itself contributes, and whether it decides (its children are then
+    part of a condition already counted)."""
+    kind = node.type
+    found: list[str] = []
+    if kind in _REFUSALS or (kind == "call_expression" and _callee(node, data) == "panic"):
+        found.append(f"refuse {_code_text(node, data)}")
+    elif kind in _CALLS:
+        callee = _callee(node, data)
+        if callee and callee not in conversions:
+            found.append(f"call {callee.rsplit('.', 1)[-1]}")
+    condition = node.child_by_field_name("condition") if kind in _CONDITION_PARENTS else None
+    if condition is not None:
+        found.append(f"check {_code_text(condition, data)}")
+        return found, True
+    if kind == "binary_expression" and not in_condition:
+        operator = node.child_by_field_name("operator")
+        if operator is not None and operator.type in _DECIDING_OPERATORS:
+            found.append(f"check {_code_text(node, data)}")
+            return found, True
+    if kind in {"switch_case", "expression_case", "case_clause"}:
+        value = node.child_by_field_name("value")
+        if value is not None:
+            found.append(f"check case {_code_text(value, data)}")
+    return found, False
+
+
+def _callee(node: Any, data: bytes) -> str:
+    target = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+    if target is None:
+        name = node.child_by_field_name("name")
+        obj = node.child_by_field_name("object")
+        target = name if obj is None else None
+        if target is None and name is not None and obj is not None:
+            return f"{_code_text(obj, data)}.{_code_text(name, data)}"
+    return "" if target is None else _code_text(target, data)
+
+
+def _spanning(root: Any, first: int, last: int) -> Any | None:
+    """The outermost named node starting on row ``first`` and ending on row ``last``."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.start_point[0] > last or node.end_point[0] < first:
+            continue
+        if node.start_point[0] == first and node.end_point[0] == last and node is not root:
+            return node
+        stack.extend(reversed(node.children))
+    return None

@@ -37,6 +37,13 @@ GENERIC_ROOTS = frozenset(
 
 DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".adoc", ".txt", ".rdoc", ".org"})
 DOC_DIRS = frozenset({"docs", "doc", "documentation", "man", "website"})
+EXAMPLE_DIRS = frozenset({"examples", "example", "_examples", "sandbox", "demo", "demos"})
+"""Top-level folders of example and playground code: not part of what the project ships, so
+they count with the docs for the lane (green when only they change). Sink evidence that is red
+wherever it sits (a client-chosen upload name used as a path) still reads them: users copy
+examples."""
+GITHUB_DOC_DIRS = frozenset({"issue_template", "discussion_template"})
+"""``.github/ISSUE_TEMPLATE/``: issue forms are text shown to reporters, not behaviour."""
 DOC_NAMES = frozenset(
     {
         "readme",
@@ -177,6 +184,11 @@ def _is_docs(stem: str, ext: str, dirs: tuple[str, ...]) -> bool:
     """Documentation or artwork; a doc-like stem only counts when the extension is not a
     programming language's."""
     if ext in DOC_EXTENSIONS or ext in ASSET_EXTENSIONS or (dirs and dirs[0] in DOC_DIRS):
+        return True
+    if dirs and (dirs[0] in EXAMPLE_DIRS or (dirs[0] == ".github" and dirs[1:2] and dirs[1]
+                                             in GITHUB_DOC_DIRS)):
+        return True
+    if dirs[:1] == (".github",) and stem == "pull_request_template":
         return True
     return stem in DOC_NAMES and ext not in CODE_EXTENSIONS
 

@@ -260,7 +260,7 @@ def _budget_factors(inputs: RiskInputs) -> list[RiskFactor]:
     changed = sum(f.insertions + f.deletions for f in inputs.files)
     return [
         RiskFactor(
-            factor="large-diff",
+            factor="beyond-full-analysis",
             files=tuple(f.path for f in inputs.files),
             severity=RED,
             why=f"{changed} changed lines (> {inputs.budgeted_above}): beyond full analysis, "
@@ -288,13 +288,25 @@ def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFac
     """Red when the PR's own text marks it as a security fix and it changes behaviour."""
     if inputs.text is None:
         return []
-    factor = advisory_factor(inputs.text, [f.path for f in files])
+    manifests = [f.path for f in files if inputs.kinds[f.path] is PathKind.MANIFEST]
+    factor = advisory_factor(inputs.text, [f.path for f in files], manifests)
     return [] if factor is None else [factor]
 
 
 def _structure_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
+    """Structural factors of behaviour-changing files; a red sink factor counts wherever it
+    sits (example code included: it is copied), except in tests."""
     paths = {f.path for f in files}
-    return [f for f in inputs.structure if paths.issuperset(f.files)]
+    return [
+        f
+        for f in inputs.structure
+        if paths.issuperset(f.files)
+        or (
+            f.factor.startswith("sink-")
+            and f.severity is RED
+            and all(inputs.kinds.get(p) is not PathKind.TEST for p in f.files)
+        )
+    ]
 
 
 def _merge(factors: list[RiskFactor]) -> list[RiskFactor]:

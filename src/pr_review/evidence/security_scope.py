@@ -14,14 +14,16 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence.decisions import atoms_of, compare
 from pr_review.evidence.paths import PathKind, classify
-from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
+from pr_review.evidence.scopes import ScopedLine, defined_chains, scope_at, scoped_lines, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 FACTOR = "security-scope"
+CHECK_FACTOR = "security-check-changed"
 RED = FactorSeverity.RED
 MODERATE = FactorSeverity.MODERATE
 
@@ -251,4 +253,40 @@ def security_scope_factors(
                     f"{len(chosen)} changed line(s) in such scopes",
                 )
             )
+        check = _check_changed(f, [h for h in hits if h.severity is RED], base, head)
+        if check is not None:
+            out.append(check)
     return out
+
+
+def _check_changed(
+    f: FileDiff, hits: Sequence[ScopeHit], base: RepoTree, head: RepoTree
+) -> RiskFactor | None:
+    """Red when a function named for a security concern changes what it decides, refuses or
+    calls (on both sides' syntax trees): the name says what the code is for, the tree says
+    the change reaches a decision. The first such function is named with its first change."""
+    old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
+    new = None if f.status is FileStatus.DELETED else head.read(f.path)
+    seen: set[tuple[str, ...]] = set()
+    for hit in hits:
+        chain = hit.line.chain
+        if len(chain) < 2 or chain in seen or not hit.line.parsed:
+            continue  # module-level lines (imports, constants) are no function's decision
+        seen.add(chain)
+        before = scope_at(f.old_path or f.path, old, chain)
+        after = scope_at(f.path, new, chain)
+        change = compare(
+            None if before is None else atoms_of(f.old_path or f.path, old, before),
+            None if after is None else atoms_of(f.path, new, after),
+        )
+        if change is None:
+            continue
+        where = f"line {after.start}" if after is not None else "the base file"
+        return RiskFactor(
+            factor=CHECK_FACTOR,
+            files=(f.path,),
+            severity=RED,
+            why=f"`{hit.line.qualified}` ({where}), named for {hit.rule.why} "
+            f"(`{hit.word}`), changes what it decides: {change.describe()}",
+        )
+    return None

@@ -5,8 +5,12 @@ The same rules the ``sinks`` verifier reports on lines: here a hit that is new i
 without whitespace, so moved code cancels out) is a factor ``sink-<category>``, red when the
 rule says its new hit is red (request input reaching code evaluation, a shell or a file path;
 TLS verification or cookie flags turned off), yellow otherwise (a shell command or SQL built
-from strings without visible request input). The factor names the file, the line, what was
-matched and why it matters, in one line.
+from strings without visible request input). A rule with ``on_change`` also weighs a hit of
+the base revision that the PR rewrote or removed (an open-redirect, XSS or ReDoS fix rewrites
+exactly such code); watched constructs (``report: false``: a redirect to a computed location,
+markup built by concatenation, a ``'__proto__'`` check, a URL or quadratic regular expression)
+count here only. The factor names the file, the line, what was matched and why it matters, in
+one line.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ _SPACE = re.compile(r"\s+")
 
 
 def _key(hit: SinkHit) -> tuple[str, str]:
-    return hit.rule_id, _SPACE.sub("", hit.snippet)
+    return hit.rule_id, hit.code or _SPACE.sub("", hit.snippet)
 
 
 def _hits(tree: RepoTree, path: str, language: str) -> list[SinkHit]:
@@ -39,21 +43,26 @@ def _hits(tree: RepoTree, path: str, language: str) -> list[SinkHit]:
     return scan_source(text, language)
 
 
+def _severity(lane: SinkLane) -> FactorSeverity:
+    return FactorSeverity.RED if lane is SinkLane.RED else FactorSeverity.MODERATE
+
+
 def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
-    """One factor per file and category with a sink hit the PR introduced."""
+    """One factor per file and category with a sink hit the PR introduced, or (for rules
+    with ``on_change``) a hit of the base revision the PR rewrote or removed."""
     sides: dict[str, tuple[list[SinkHit], list[SinkHit]]] = {}
     for f in files:
         language = language_of(f.path)
         if language is None or f.binary or f.status is FileStatus.DELETED:
             continue
         new = _hits(head, f.path, language)
-        if not new:
-            continue
         old = [] if f.status is FileStatus.ADDED else _hits(base, f.old_path or f.path, language)
-        sides[f.path] = (old, new)
+        if new or old:
+            sides[f.path] = (old, new)
     before = Counter(_key(h) for old, _ in sides.values() for h in old)
+    after = Counter(_key(h) for _, new in sides.values() for h in new)
     out: list[RiskFactor] = []
-    for path, (_, new) in sides.items():
+    for path, (old, new) in sides.items():
         seen: set[str] = set()
         for hit in new:
             key = _key(hit)
@@ -63,13 +72,29 @@ def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> l
             if hit.category.value in seen:
                 continue
             seen.add(hit.category.value)
-            severity = FactorSeverity.RED if hit.lane is SinkLane.RED else FactorSeverity.MODERATE
             out.append(
                 RiskFactor(
                     factor=f"sink-{hit.category.value}",
                     files=(path,),
-                    severity=severity,
+                    severity=_severity(hit.lane),
                     why=f"{hit.message} (line {hit.line}: `{hit.snippet[:80]}`): {hit.why}",
+                )
+            )
+        for hit in old:
+            key = _key(hit)
+            if after[key]:
+                after[key] -= 1  # still there (perhaps moved)
+                continue
+            if hit.on_change is None or f"{hit.category.value} gone" in seen:
+                continue
+            seen.add(f"{hit.category.value} gone")
+            out.append(
+                RiskFactor(
+                    factor=f"sink-{hit.category.value}",
+                    files=(path,),
+                    severity=_severity(hit.on_change),
+                    why=f"{hit.message}: rewritten or removed (line {hit.line} of the base file: "
+                    f"`{hit.snippet[:80]}`): {hit.why}",
                 )
             )
     return out

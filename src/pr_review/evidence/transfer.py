@@ -32,6 +32,31 @@ class NotTransferable:
 
 YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
     NotTransferable(
+        "security-scope",
+        "the name of the enclosing function or module (auth, cookie, redirect, jwt...)",
+        "type annotations added to `_safe_write`; an import reordered in `api_jwt`",
+    ),
+    NotTransferable(
+        "multi-subsystem",
+        "a count of top-level folders",
+        "a 10-file feature of a small client touching `core/`, `types/` and `utils/`",
+    ),
+    NotTransferable(
+        "large-diff",
+        "a count of changed lines",
+        "704 lines of regenerated TypeScript declarations",
+    ),
+    NotTransferable(
+        "public-api",
+        "a route, export or signature added",
+        "an ordinary HTTP route added to an application",
+    ),
+    NotTransferable(
+        "error-handling-removed",
+        "a try/except or catch removed, whatever it guarded",
+        "a refactor of `Parameter` that drops a redundant except",
+    ),
+    NotTransferable(
         "guard-removed",
         "an early return or decorator whose meaning is not access control",
         "`if not items: return` dropped from a formatting helper",

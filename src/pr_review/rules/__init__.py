@@ -14,6 +14,14 @@ under ``metadata``:
     cookies, form values) reaches the sink inside the matched code.
 ``lane``
     what a hit new on the PR's changed lines means for the risk lane: ``red`` or ``yellow``.
+``on_change``
+    optional: what it means for the lane when a hit of the base revision is gone or its
+    code changed (``red`` or ``yellow``): the code that guards this sink was rewritten, as a
+    security fix does (an open-redirect or ReDoS fix removes or rewrites the matched code).
+``report``
+    optional, default true: false for a *watched* construct, one that is not a defect by
+    itself (a redirect to a computed URL, a ``'__proto__'`` key check) but whose change the
+    lane weighs; the verifier never reports it.
 ``languages``
     the languages the rule applies to (one grammar family: ``javascript``, ``typescript``
     and ``tsx`` share node kinds); defaults to ``[language]``.
@@ -50,6 +58,16 @@ class SinkCategory(StrEnum):
     COOKIE = "cookie"
     WEAK_HASH = "weak-hash"
     ACCESS_CONTROL = "access-control"
+    REDIRECT = "redirect"
+    """Where a response sends the client: open redirects live here."""
+    HTML = "html"
+    """Markup built by concatenating values: cross-site scripting lives here."""
+    OBJECT_KEY = "object-key"
+    """Checks of dangerous property names: prototype pollution lives here."""
+    REDOS = "redos"
+    """Regular expressions that backtrack super-linearly on crafted input."""
+    URL_PARSE = "url-parse"
+    """Regular expressions that decide a URL's scheme or host: SSRF and redirect bypasses."""
 
 
 class SinkLane(StrEnum):
@@ -77,6 +95,8 @@ class SinkRule:
     """The ast-grep rule object: ``rule`` plus optional ``constraints`` and ``utils``."""
     bad: tuple[str, ...]
     good: tuple[str, ...]
+    on_change: SinkLane | None = None
+    report: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,10 @@ class SinkHit:
     line: int
     end_line: int
     snippet: str
+    code: str = ""
+    """The whole matched code without whitespace (what the lane compares across sides)."""
+    on_change: SinkLane | None = None
+    report: bool = True
 
 
 LANGUAGE_BY_SUFFIX = {
@@ -150,6 +174,8 @@ def _rule_from(name: str, data: Any) -> SinkRule:
             config=config,
             bad=tuple(str(x) for x in examples.get("bad", ())),
             good=tuple(str(x) for x in examples.get("good", ())),
+            on_change=SinkLane(meta["on_change"]) if meta.get("on_change") else None,
+            report=bool(meta.get("report", True)),
         )
     except (KeyError, ValueError) as exc:
         raise RuleFileError(f"{name}: {exc}") from exc

@@ -2,7 +2,8 @@
 
 Run by the ``sinks`` verifier as its own process, so a pathological file is stopped by the
 verifier's time limit like any other tool. Writes one JSON object per hit to ``FILE``
-(path, line, end_line, rule, message, lane, severity); files of no rule language are skipped; a file
+(path, line, end_line, rule, message, lane, severity) of the reported rules (watched constructs,
+``report: false``, are the lane's only); files of no rule language are skipped; a file
 that cannot be read is reported on stderr and skipped. Exit 0.
 """
 
@@ -34,6 +35,8 @@ def main(argv: list[str]) -> int:
                 print(f"{path}: {exc.strerror}", file=sys.stderr)
                 continue
             for hit in scan_source(text, language):
+                if not hit.report:
+                    continue  # a watched construct: lane evidence, never a finding
                 record = {
                     "path": path,
                     "line": hit.line,

@@ -13,6 +13,7 @@ from ast_grep_py import Config, SgRoot
 from pr_review.rules import SinkHit, SinkRule, rules_for
 
 MAX_SNIPPET = 200
+MAX_CODE = 4000
 
 
 def scan_source(
@@ -32,7 +33,8 @@ def scan_source(
             if line in seen:  # nested matches of one rule on one line are one hit
                 continue
             seen.add(line)
-            snippet = node.text().splitlines()[0] if node.text() else ""
+            text = node.text()
+            snippet = text.splitlines()[0] if text else ""
             hits.append(
                 SinkHit(
                     rule_id=rule.id,
@@ -45,6 +47,9 @@ def scan_source(
                     line=line,
                     end_line=where.end.line + 1,
                     snippet=snippet[:MAX_SNIPPET],
+                    code="".join(text.split())[:MAX_CODE],
+                    on_change=rule.on_change,
+                    report=rule.report,
                 )
             )
     return _most_specific(hits)

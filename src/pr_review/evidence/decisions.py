@@ -1,0 +1,210 @@
+"""What a function decides, refuses and calls, compared across a PR on syntax trees.
+
+A change inside a function named for authentication, redirects, escaping or signing (a
+``security-scope`` factor, keyed to a name) is evidence of risk only when it changes what the
+function *does* at a decision: a condition or comparison, a refusal (raise, throw, panic) or a
+call (an escape, a check, a header). Typing-only changes (annotations, ``cast``, code under
+``if TYPE_CHECKING``, TypeScript types), formatting, comments and renames of unused names
+change none of these. Python is read with :mod:`ast`, other languages with tree-sitter
+(:func:`pr_review.evidence.grammars.decision_atoms`).
+
+Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass
+
+from pr_review.evidence import grammars
+from pr_review.evidence.grammars import Scope
+from pr_review.evidence.pyast import parse_python
+
+PYTHON_EXTENSIONS = (".py", ".pyi")
+_TYPING_CALLS = frozenset({"cast", "t.cast", "typing.cast", "TypeVar", "NewType", "overload"})
+CONVERSIONS = frozenset(
+    {
+        # Python
+        "int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "frozenset",
+        "len", "repr",
+        # JavaScript / TypeScript
+        "String", "Number", "Boolean", "Array", "Object",
+        # Go
+        "string", "int64", "int32", "uint", "uint64", "uint32", "byte", "rune", "float64",
+        "make", "append",
+    }
+)  # fmt: skip
+"""Calls that convert or build a value: no decision, whichever way a refactor writes them."""
+
+
+@dataclass(frozen=True)
+class DecisionChange:
+    """How a function's decisions differ between base and head (first difference named)."""
+
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    def describe(self) -> str:
+        """One short clause: what was added or removed first."""
+        parts = []
+        if self.added:
+            parts.append(f"{_plain(self.added[0])} added")
+        if self.removed:
+            parts.append(f"{_plain(self.removed[0])} removed")
+        more = len(self.added) + len(self.removed) - len(parts)
+        return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+
+
+def _weight(atom: str) -> tuple[int, str]:
+    """Checks and refusals first: they say more than a call."""
+    kind = atom.partition(" ")[0]
+    return ({"check": 0, "refuse": 1}.get(kind, 2), atom)
+
+
+def _plain(atom: str) -> str:
+    kind, _, code = atom.partition(" ")
+    code = code if len(code) <= 70 else code[:67] + "..."
+    return {"check": "check", "refuse": "refusal", "call": "call to"}.get(kind, kind) + (
+        f" `{code}`"
+    )
+
+
+def last_name(callee: str) -> str:
+    """A callee by its last name: `helpers.total_seconds` and `delta.total_seconds` both call
+    `total_seconds`, so moving a call between a helper and a method is no new decision."""
+    head = callee.split("(", 1)[0] if callee.endswith(")") and "(" in callee else callee
+    tail = callee.rsplit(".", 1)[-1] if "." in callee else callee
+    return tail if "(" not in tail else head.rsplit(".", 1)[-1]
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _python_atom(current: ast.AST, in_condition: bool) -> tuple[str | None, bool]:
+    """The atom ``current`` contributes and whether it decides (its children are then part
+    of the condition already counted)."""
+    if isinstance(current, ast.If | ast.While | ast.IfExp | ast.Assert):
+        return f"check {ast.unparse(current.test)}", True
+    if isinstance(current, ast.Compare | ast.BoolOp) and not in_condition:
+        return f"check {ast.unparse(current)}", True
+    if isinstance(current, ast.match_case):
+        return f"check case {ast.unparse(current.pattern)}", False
+    if isinstance(current, ast.Raise) and current.exc is not None:
+        return f"refuse raise {ast.unparse(current.exc)}", False
+    if isinstance(current, ast.Call):
+        callee = ast.unparse(current.func)
+        return (None if callee in CONVERSIONS else f"call {last_name(callee)}"), False
+    return None, False
+
+
+_SKIPPED_FIELDS = frozenset({"annotation", "returns", "type_comment", "decorator_list"})
+
+
+def _python_atoms(node: ast.AST) -> Counter[str]:
+    atoms: Counter[str] = Counter()
+    stack: list[tuple[ast.AST, bool]] = [(node, False)]
+    while stack:
+        current, in_condition = stack.pop()
+        if isinstance(current, ast.If) and _is_type_checking(current.test):
+            stack.extend((stmt, in_condition) for stmt in current.orelse)
+            continue  # the body never runs
+        if isinstance(current, ast.Call) and ast.unparse(current.func) in _TYPING_CALLS:
+            continue  # cast(T, x): a typing statement, no decision
+        atom, deciding = _python_atom(current, in_condition)
+        if atom is not None:
+            atoms[atom] += 1
+        for name, value in ast.iter_fields(current):
+            if name in _SKIPPED_FIELDS and not (name == "decorator_list" and current is node):
+                continue
+            children = value if isinstance(value, list) else [value]
+            stack.extend(
+                (child, in_condition or deciding) for child in children
+                if isinstance(child, ast.AST)
+            )  # fmt: skip
+    return atoms
+
+
+def _python_function(tree: ast.Module, start: int) -> ast.AST | None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if first == start:
+                return node
+    return None
+
+
+def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:
+    """The decisions of ``scope`` (a function or class of ``source``); None without a tree."""
+    if source is None:
+        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        tree = parse_python(source)
+        node = None if tree is None else _python_function(tree, scope.start)
+        return None if node is None else _python_atoms(node)
+    return grammars.decision_atoms(path, source, scope.start, scope.end, CONVERSIONS)
+
+
+def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChange | None:
+    """The difference of two functions' decisions, None when they decide the same (or when
+    neither side could be read)."""
+    if old is None and new is None:
+        return None
+    before, after = old or Counter(), new or Counter()
+    if before == after:
+        return None
+    added = tuple(sorted((after - before).elements(), key=_weight))
+    removed = tuple(sorted((before - after).elements(), key=_weight))
+    return DecisionChange(added=added, removed=removed)
+
+
+DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (
+        "a.py",
+        "def check(k):\n    if k in ALLOWED:\n        return k\n",
+        "def check(k):\n    if k == ALLOWED[0]:\n        return k\n",
+        True,
+    ),
+    (
+        "a.py",
+        "def prepare_key(key):\n    return force_bytes(key)\n",
+        (
+            "def prepare_key(key):\n    if is_pem(key):\n        raise InvalidKeyError('pem')\n"
+            "    return force_bytes(key)\n"
+        ),
+        True,
+    ),
+    (
+        "a.py",
+        "def safe_write(s):\n    return w(s)\n",
+        "def safe_write(s: str) -> int:\n    x: int = w(cast(str, s))\n    return x\n",
+        False,
+    ),
+    (
+        "a.js",
+        "function redirect(u) {\n  body = '<a href=\"' + u + '\">'\n}\n",
+        "function redirect(u) {\n  body = '<a href=\"' + escapeHtml(u) + '\">'\n}\n",
+        True,
+    ),
+    (
+        "a.ts",
+        "function setAuthorization(v: string): void {\n  this.set('Authorization', v)\n}\n",
+        (
+            "function setAuthorization(v: AxiosHeaderValue): void {\n"
+            "  this.set('Authorization', v as string)\n}\n"
+        ),
+        False,
+    ),
+    (
+        "a.go",
+        "package p\nfunc escapeQuotes(s string) string {\n\treturn quoteEscaper.Replace(s)\n}\n",
+        (
+            "package p\nfunc escapeQuotes(s string) string {\n\treturn strings.NewReplacer(`\\\\`, "
+            "`\\\\\\\\`, `\"`, `\\\\\"`).Replace(s)\n}\n"
+        ),
+        True,
+    ),
+)

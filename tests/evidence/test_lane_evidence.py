@@ -1,0 +1,193 @@
+"""Red from evidence on syntax trees, measured on the shapes of real security fixes (issue 22).
+
+A function named for a security concern is red only when the PR changes what it decides,
+refuses or calls; a watched construct (a redirect to a computed location, markup built by
+concatenation, a ``'__proto__'`` check, a URL or quadratic regular expression) is red when the
+PR rewrites or removes it, as fixes do; example and playground code counts with the docs, but a
+red sink in it still counts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pr_review.config import Config
+from pr_review.evidence.build import build_pack
+from pr_review.evidence.decisions import DECISION_EXAMPLES, atoms_of, compare
+from pr_review.evidence.grammars import parse
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.scopes import _scopes
+from pr_review.schema.enums import Lane
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileStatus
+from tests.evidence.helpers import file_diff, pull_request
+
+
+def _risk(**kwargs: object) -> tuple[Lane, dict[str, RiskFactor]]:
+    pack = build_pack(pull_request(**kwargs), Config())  # type: ignore[arg-type]
+    return pack.risk.lane, {f"{f.factor}:{f.severity}": f for f in pack.risk.factors}
+
+
+def _first_scope(path: str, source: str):  # type: ignore[no-untyped-def]
+    if path.endswith(".py"):
+        tree = parse_python(source)
+        assert tree is not None
+        return _scopes(tree)[0]
+    parsed = parse(path, source)
+    assert parsed is not None
+    return parsed.scopes[0]
+
+
+@pytest.mark.parametrize(("path", "old", "new", "changed"), DECISION_EXAMPLES)
+def test_decision_examples(path: str, old: str, new: str, changed: bool) -> None:
+    before = atoms_of(path, old, _first_scope(path, old))
+    after = atoms_of(path, new, _first_scope(path, new))
+    assert before is not None
+    assert after is not None
+    assert (compare(before, after) is not None) is changed
+
+
+def test_code_under_type_checking_and_casts_decide_nothing() -> None:
+    old = "def sign(k):\n    return hmac(k)\n"
+    new = (
+        "def sign(k: bytes) -> str:\n    if TYPE_CHECKING:\n        check(k)\n"
+        "    return hmac(cast(bytes, k))\n"
+    )
+    assert compare(atoms_of("a.py", old, _first_scope("a.py", old)),
+                   atoms_of("a.py", new, _first_scope("a.py", new))) is None  # fmt: skip
+
+
+def test_moving_a_call_from_a_helper_to_a_method_is_no_new_decision() -> None:
+    old = "def open_session(app):\n    return int(total_seconds(app.lifetime))\n"
+    new = "def open_session(app):\n    return int(app.lifetime.total_seconds())\n"
+    assert compare(atoms_of("a.py", old, _first_scope("a.py", old)),
+                   atoms_of("a.py", new, _first_scope("a.py", new))) is None  # fmt: skip
+
+
+_LOCATION = (
+    "res.location = function location(url) {\n"
+    "  var loc = String(url);\n"
+    "  return this.set('Location', encodeUrl(loc));\n"
+    "};\n"
+)
+
+
+def test_a_rewritten_redirect_location_is_red_and_names_the_base_line() -> None:
+    head = _LOCATION.replace(
+        "  return this.set('Location', encodeUrl(loc));",
+        "  var encoded = encodeUrl(loc);\n  return this.set('Location', encoded);",
+    )
+    lane, factors = _risk(
+        files=[file_diff("lib/response.js",
+                         ["  var encoded = encodeUrl(loc);",
+                          "  return this.set('Location', encoded);"],
+                         ["  return this.set('Location', encodeUrl(loc));"], start=3)],
+        base={"lib/response.js": _LOCATION}, head={"lib/response.js": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    why = factors["sink-redirect:red"].why
+    assert "rewritten or removed" in why
+    assert "line 3 of the base file" in why
+    assert "this.set('Location', encodeUrl(loc))" in why
+
+
+def test_an_edit_beside_an_unchanged_redirect_is_not_redirect_evidence() -> None:
+    head = _LOCATION.replace("  var loc = String(url);", "  var loc = String(url || '/');")
+    _, factors = _risk(
+        files=[file_diff("lib/response.js", ["  var loc = String(url || '/');"],
+                         ["  var loc = String(url);"], start=2)],
+        base={"lib/response.js": _LOCATION}, head={"lib/response.js": head},
+    )  # fmt: skip
+    assert not [k for k in factors if k.startswith("sink-redirect")]
+
+
+def test_a_proto_key_check_added_is_red() -> None:
+    base = "function build(name, target) {\n  target[name] = {};\n}\n"
+    head = (
+        "function build(name, target) {\n  if (name === '__proto__') return;\n"
+        "  target[name] = {};\n}\n"
+    )
+    lane, factors = _risk(
+        files=[file_diff("lib/helpers/formDataToJSON.js",
+                         ["  if (name === '__proto__') return;"], [], start=2)],
+        base={"lib/helpers/formDataToJSON.js": base},
+        head={"lib/helpers/formDataToJSON.js": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "__proto__" in factors["sink-object-key:red"].why
+
+
+def test_a_quadratic_regex_replaced_is_red_and_a_new_one_is_yellow() -> None:
+    base = "export function trim(s) {\n  return s.replace(/^\\s*/, '').replace(/\\s*$/, '');\n}\n"
+    head = "export function trim(s) {\n  return s.trim();\n}\n"
+    lane, factors = _risk(
+        files=[file_diff("lib/utils.js", ["  return s.trim();"],
+                         ["  return s.replace(/^\\s*/, '').replace(/\\s*$/, '');"], start=2)],
+        base={"lib/utils.js": base}, head={"lib/utils.js": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "sink-redos:red" in factors
+    lane, factors = _risk(
+        files=[file_diff("lib/utils.js", base.splitlines(), status=FileStatus.ADDED)],
+        head={"lib/utils.js": base},
+    )  # fmt: skip
+    assert lane is Lane.YELLOW
+    assert "sink-redos:moderate" in factors
+
+
+def test_a_url_regex_changed_is_red() -> None:
+    base = (
+        "module.exports = function isAbsoluteURL(url) {\n"
+        "  return /^([a-z]+:)?\\/\\//i.test(url);\n};\n"
+    )
+    head = base.replace(")?\\/\\/", ")\\/\\/")
+    lane, factors = _risk(
+        files=[file_diff("lib/helpers/isAbsoluteURL.js",
+                         ["  return /^([a-z]+:)\\/\\//i.test(url);"],
+                         ["  return /^([a-z]+:)?\\/\\//i.test(url);"], start=2)],
+        base={"lib/helpers/isAbsoluteURL.js": base}, head={"lib/helpers/isAbsoluteURL.js": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "sink-url-parse:red" in factors
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("examples/server.js", PathKind.DOCS),
+        ("sandbox/client.html", PathKind.DOCS),
+        ("example/main.go", PathKind.DOCS),
+        (".github/ISSUE_TEMPLATE/bug.yml", PathKind.DOCS),
+        (".github/PULL_REQUEST_TEMPLATE.md", PathKind.DOCS),
+        ("src/examples/loader.py", PathKind.CODE),  # inside the package: it ships
+        (".github/workflows/ci.yml", PathKind.INFRA),
+    ],
+)
+def test_example_and_template_paths(path: str, kind: PathKind) -> None:
+    assert classify(path) is kind
+
+
+_UPLOAD = (
+    "package main\n\nfunc upload(c *gin.Context) {\n\tfile, _ := c.FormFile(\"file\")\n"
+    "\tc.SaveUploadedFile(file, file.Filename)\n}\n"
+)
+
+
+def test_example_code_is_green_but_a_red_sink_in_it_still_counts() -> None:
+    head = _UPLOAD.replace("\tc.SaveUploadedFile(file, file.Filename)",
+                           "\tc.SaveUploadedFile(file, \"upload.bin\")")  # fmt: skip
+    lane, factors = _risk(
+        files=[file_diff("examples/upload/main.go", ['\tc.SaveUploadedFile(file, "upload.bin")'],
+                         ["\tc.SaveUploadedFile(file, file.Filename)"], start=5)],
+        base={"examples/upload/main.go": _UPLOAD}, head={"examples/upload/main.go": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "file.Filename" in factors["sink-path:red"].why
+    plain = _UPLOAD.replace('c.FormFile("file")', 'c.FormFile("upload")')
+    lane, _ = _risk(
+        files=[file_diff("examples/upload/main.go", ['\tfile, _ := c.FormFile("upload")'],
+                         ['\tfile, _ := c.FormFile("file")'], start=4)],
+        base={"examples/upload/main.go": _UPLOAD}, head={"examples/upload/main.go": plain},
+    )  # fmt: skip
+    assert lane is Lane.GREEN
