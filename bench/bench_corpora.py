@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HALVES = {
     "tune": ROOT / "bench" / "corpora" / "tune",
     "report": ROOT / "bench" / "corpora" / "report",
+    "holdout": ROOT / "bench" / "corpora" / "holdout",
     "shared": ROOT.parent / "shared" / "corpus" / "real",
 }
 NEUTRAL = "Update code"

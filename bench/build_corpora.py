@@ -59,6 +59,10 @@ REPOS = {
     "golang-jwt": ("golang-jwt/jwt", "go", "auth/crypto library"),
     "starlette": ("encode/starlette", "python", "ASGI web framework"),
     "httpx": ("encode/httpx", "python", "HTTP client"),
+    "hono": ("honojs/hono", "typescript", "web framework"),
+    "fastify": ("fastify/fastify", "javascript", "web framework"),
+    "echo": ("labstack/echo", "go", "web framework"),
+    "aiohttp": ("aio-libs/aiohttp", "python", "HTTP client/server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
@@ -88,7 +92,7 @@ def mirror(mirrors: Path, slug: str) -> Path:
 def split() -> dict[str, str]:
     """Short repository name -> half (tune/report), from corpora/split.json."""
     data = json.loads((CORPORA / "split.json").read_text())
-    by_slug = {slug: half for half in ("tune", "report") for slug in data[half]}
+    by_slug = {slug: half for half in ("tune", "report", "holdout") for slug in data.get(half, ())}
     return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
 
 

@@ -87,3 +87,10 @@ def test_a_dependency_bump_for_a_dependencys_advisory_is_yellow() -> None:
     mixed = advisory_factor(text, ["go.mod", "client.go"], manifests=["go.mod"])
     assert mixed is not None
     assert mixed.severity.value == "red"
+
+
+def test_the_projects_own_advisory_merge_stays_red_when_it_only_bumps_a_dependency() -> None:
+    text = PrText("Merge pull request from GHSA-93gm-qmq6-w238", "")
+    factor = advisory_factor(text, ["pyproject.toml"], manifests=["pyproject.toml"])
+    assert factor is not None
+    assert factor.severity.value == "red"

@@ -112,3 +112,12 @@ def test_language_of(path: str, language: str | None) -> None:
 def test_a_file_that_does_not_parse_yields_what_was_recovered() -> None:
     text = "function (( {\nconst x = eval(String(req.query.expr));\n"
     assert [h.line for h in scan_source(text, "javascript")] == [2]
+
+
+def test_every_category_has_a_fix_text_for_the_verifier() -> None:
+    from pr_review.rules import SinkCategory
+    from pr_review.verifiers.rule_catalog import SINK_FIX, rule_text
+
+    assert set(SINK_FIX) == {c.value for c in SinkCategory}
+    for rule in RULES:
+        assert rule_text("sinks", rule.id) is not None, rule.id

@@ -23,6 +23,8 @@ _ADVISORY_ID = re.compile(
 _TITLE_WORD = re.compile(r"\b(security|vulnerabilit(?:y|ies))\b(?!\.\w)", re.IGNORECASE)
 """The word, not a file name (``remove SECURITY.md`` is about a document)."""
 _FORK_MERGE = re.compile(r"\AMerge commit from fork\s*\Z", re.IGNORECASE)
+_ADVISORY_MERGE = re.compile(r"\AMerge pull request from GHSA-", re.IGNORECASE)
+"""GitHub's merge of a repository security advisory's private fork: the project's own fix."""
 
 
 @dataclass(frozen=True)
@@ -63,11 +65,14 @@ def advisory_factor(
     """A red factor naming the markers, or None when there are none (or nothing changed).
 
     When every changed file is a dependency manifest or lock file (``manifests``), the
-    advisory is a dependency's and the bump is its fix: yellow, saying so."""
+    advisory is a dependency's and the bump is its fix: yellow, saying so; unless the PR is
+    the merge of the project's own advisory fork (then the bump is how it fixed itself)."""
     found = markers(text)
     if not found or not paths:
         return None
-    bump = set(paths) <= set(manifests)
+    subjects = [text.title, *(_subject(m) for m in text.messages)]
+    own = any(_FORK_MERGE.match(x.strip()) or _ADVISORY_MERGE.match(x.strip()) for x in subjects)
+    bump = set(paths) <= set(manifests) and not own
     return RiskFactor(
         factor=FACTOR,
         files=tuple(paths),

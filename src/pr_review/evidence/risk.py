@@ -27,6 +27,7 @@ from pr_review.evidence.transfer import cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
 from pr_review.sources.diff import FileDiff
+from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS
 
 RED = FactorSeverity.RED
 MODERATE = FactorSeverity.MODERATE
@@ -203,15 +204,30 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             strongest = [h for h in added + removed if category.rules[h.rule].cap is None]
             if not strongest and severity is RED:
                 severity = MODERATE  # every hit is of a rule capped below red
+            fixture = category.name == "secrets" and _fixture_tokens_only(
+                [category.rules[h.rule].why for h in added + removed], inputs.kinds.get(path)
+            )
+            if fixture and severity is RED:
+                severity = MODERATE
             first = (strongest or added or removed)[0]
             rule = category.rules[first.rule]
             side = "changed" if added and removed else "added" if added else "removed"
             on_base = first not in added
             why = f"{rule.why} {side} (line {first.line}{' of the base file' if on_base else ''})"
+            if fixture:
+                why += " (a signed token in test or docs files: a fixture, not an account's key)"
             out.append(RiskFactor(factor=policy.factor, files=(path,), severity=severity, why=why))
         if category.name == "shared-resource-contention":
             out += _check_then_act(inputs, behavioural)
     return out
+
+
+_FIXTURE_WHYS = frozenset(f"hard-coded {kind}" for kind in FIXTURE_TOKEN_KINDS)
+
+
+def _fixture_tokens_only(whys: Sequence[str], kind: PathKind | None) -> bool:
+    """Every secret hit is a self-contained token (a JWT) in tests or docs: a fixture."""
+    return kind in {PathKind.TEST, PathKind.DOCS} and bool(whys) and set(whys) <= _FIXTURE_WHYS
 
 
 def _check_then_act(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:

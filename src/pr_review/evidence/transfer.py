@@ -57,6 +57,26 @@ YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
         "a refactor of `Parameter` that drops a redundant except",
     ),
     NotTransferable(
+        "error-details-exposed",
+        "names such as exc_info, traceback or str(e) on a changed line",
+        "`exc_info: typing.Any` re-annotated as `exc_info: Any` in a type-hints PR",
+    ),
+    NotTransferable(
+        "cache-ttl-invalidation",
+        "names such as ttl, expire or cache.delete on a changed line",
+        "a session lifetime computed with a method instead of a helper",
+    ),
+    NotTransferable(
+        "rollout-feature-flag",
+        "names such as feature_flag, canary or is_enabled on a changed line",
+        "a flag renamed in a settings module",
+    ),
+    NotTransferable(
+        "concurrency",
+        "names such as lock, thread or async on a changed line",
+        "a lock renamed in a refactor",
+    ),
+    NotTransferable(
         "guard-removed",
         "an early return or decorator whose meaning is not access control",
         "`if not items: return` dropped from a formatting helper",

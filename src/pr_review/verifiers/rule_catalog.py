@@ -461,7 +461,14 @@ SINK_FIX = {
     "cookie": "Set HttpOnly and Secure on session and authentication cookies.",
     "weak-hash": "Use a password hash (bcrypt, scrypt, argon2) or SHA-256 and up.",
     "access-control": "Keep the check, or move it where every path still passes it.",
+    "redirect": "Redirect only to relative paths or an allow-list of hosts; reject `//host`.",
+    "html": "Escape every value for its HTML context, or render with a template engine.",
+    "object-key": "Reject __proto__, constructor and prototype as keys, or use Map or "
+    "Object.create(null).",
+    "redos": "Anchor the pattern or replace it with string methods (trimEnd, endsWith).",
+    "url-parse": "Parse with the URL parser and compare scheme and host exactly.",
 }
+"""How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
 
 @functools.cache

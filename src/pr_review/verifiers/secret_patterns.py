@@ -510,3 +510,10 @@ def _merged(found: list[SecretMatch]) -> list[SecretMatch]:
             continue
         merged.append(match)
     return merged
+
+
+FIXTURE_TOKEN_KINDS = frozenset({"jwt"})
+"""Kinds that are self-contained tokens rather than keys to an account: in tests and docs a
+JWT is a fixture signed with a test key (read on the tune half: pyjwt's advisory tests), so
+it is information there, for the verifier and for the lane alike. Provider keys and private
+keys are never downgraded."""

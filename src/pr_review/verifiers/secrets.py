@@ -36,7 +36,7 @@ from pr_review.verifiers.model import (
     TimedOut,
 )
 from pr_review.verifiers.parsers import OutputError, parse_detect_secrets
-from pr_review.verifiers.secret_patterns import find_detectable
+from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS, find_detectable
 from pr_review.verifiers.workspace import write_file
 
 HEURISTIC_DETECTORS = frozenset(
@@ -405,10 +405,6 @@ SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
 
 
-FIXTURE_TOKEN_KINDS = frozenset({"jwt"})
-"""Kinds that are self-contained tokens rather than keys to an account: in tests and docs a
-JWT is a fixture signed with a test key (read on the tune half: pyjwt's advisory tests), so
-it is information there. Provider keys and private keys are never downgraded."""
 
 
 def _finding(
