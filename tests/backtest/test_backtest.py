@@ -102,6 +102,8 @@ def test_a_pr_is_reviewed_with_its_own_base_config(tmp_path: Path) -> None:
     md = (out / "backtest.md").read_text()
     assert "### #5 Quadruple" in md
     assert "money moves here" in md
+    why = next(line for line in md.splitlines() if line.startswith("**Why red:**"))
+    assert "billing/pay.py" in why
     assert "With `mode: gate`, 1 of 1 PRs (100%)" in md
 
 

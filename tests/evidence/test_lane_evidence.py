@@ -191,3 +191,37 @@ def test_example_code_is_green_but_a_red_sink_in_it_still_counts() -> None:
         base={"examples/upload/main.go": _UPLOAD}, head={"examples/upload/main.go": plain},
     )  # fmt: skip
     assert lane is Lane.GREEN
+
+
+def test_every_red_explains_itself_in_one_line_in_the_packet_and_the_check_run() -> None:
+    from pr_review.packet.sections import lane as lane_section
+    from pr_review.publish.report import check_summary
+    from pr_review.schema.enums import Confidence, FactorSeverity
+    from pr_review.schema.pack import Risk
+
+    red = Risk(
+        lane=Lane.RED,
+        confidence=Confidence.HIGH,
+        factors=(
+            RiskFactor(factor="logic-change", files=("lib/a.js",),
+                       severity=FactorSeverity.MODERATE, why="code changes"),
+            RiskFactor(factor="sink-redirect", files=("lib/response.js",),
+                       severity=FactorSeverity.RED,
+                       why="A response redirects to a computed location: rewritten or removed "
+                       "(line 3 of the base file: `this.set('Location', encodeUrl(loc))`)"),
+        ),
+    )  # fmt: skip
+    line = red.why_red()
+    assert line is not None
+    assert line.startswith("sink-redirect in `lib/response.js`: ")
+    assert "line 3 of the base file" in line
+    summary = check_summary(red, [], "a" * 40)
+    assert "**Why red:** sink-redirect in `lib/response.js`" in summary
+    assert Risk(lane=Lane.YELLOW, factors=red.factors[:1]).why_red() is None
+
+    class _Input:
+        pack = build_pack(pull_request([file_diff("README.md", ["b"], ["a"])]), Config())
+
+    _Input.pack = _Input.pack.model_copy(update={"risk": red})
+    text = "\n".join(lane_section(_Input()))  # type: ignore[arg-type]
+    assert "**Why red:** sink-redirect in `lib/response.js`" in text

@@ -253,6 +253,11 @@ def render_markdown(report: BacktestReport) -> str:
             f"{r.files_changed} files, +{r.insertions}/-{r.deletions}, {r.findings} findings"
         )
         out.append("")
+        first = next((f for f in r.factors if f.severity is FactorSeverity.RED), None)
+        if first is not None:
+            where = f" in {neutralize.code(first.files[0])}" if first.files else ""
+            out.append(f"**Why red:** `{first.factor}`{where}: {_cell(first.why)}")
+            out.append("")
         reds = [f for f in r.factors if f.severity is FactorSeverity.RED]
         for f in reds or r.factors:
             files = ", ".join(neutralize.code(p) for p in f.files[:5])

@@ -88,6 +88,9 @@ def lane(inp: PacketInput) -> list[str]:
         lines.append("- No risk factors matched.")
     if r.lane is Lane.GREEN:
         lines.append(why_green(inp))
+    red = r.why_red()
+    if red:
+        lines.append(f"- **Why red:** {inline(red, 300)}")
     for f in r.factors[:LIST_CAP]:
         files = ", ".join(code(x, 80) for x in f.files[:5])
         extra = f" (+{len(f.files) - 5} more)" if len(f.files) > 5 else ""

@@ -39,6 +39,9 @@ def check_summary(risk: Risk, findings: Sequence[SynthesizedFinding], head_sha: 
         f"**Lane: {risk.lane.value}** (confidence {risk.confidence.value}) for `{head_sha[:12]}`",
         "",
     ]
+    red = risk.why_red()
+    if red:
+        lines += [f"**Why red:** {inline(red, 300)}", ""]
     if risk.factors:
         lines += ["| factor | severity | files |", "|---|---|---|"]
         for factor in risk.factors:

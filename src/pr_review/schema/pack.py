@@ -207,6 +207,23 @@ class Risk(Frozen):
         "risk.escalation in the configuration). Findings never lower a lane.",
     )
 
+    def why_red(self, limit: int = 300) -> str | None:
+        """One line a maintainer can judge in seconds: the first red factor's evidence (its
+        file, and the line, what changed and why from its reason); None unless red."""
+        if self.lane is not Lane.RED:
+            return None
+        first = next((f for f in self.factors if f.severity is FactorSeverity.RED), None)
+        if first is None:
+            if self.escalated_from_findings:
+                return "a corroborated critical finding: " + ", ".join(self.escalated_from_findings)
+            if self.escalated_for_low_confidence:
+                return "changed content could not be read (binary or no patch): confidence low"
+            return self.override_source and f"raised by {self.override_source}"
+        where = f" in `{first.files[0]}`" if first.files else ""
+        more = f" (+{len(first.files) - 1} more files)" if len(first.files) > 1 else ""
+        line = f"{first.factor}{where}{more}: {first.why}".strip().rstrip(":")
+        return line if len(line) <= limit else line[: limit - 3] + "..."
+
 
 class VerifierFinding(Frozen):
     """One entry of ``verification.verifiers[].findings``."""
