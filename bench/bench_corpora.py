@@ -35,6 +35,7 @@ HALVES = {
     "tune": ROOT / "bench" / "corpora" / "tune",
     "report": ROOT / "bench" / "corpora" / "report",
     "holdout": ROOT / "bench" / "corpora" / "holdout",
+    "holdout2": ROOT / "bench" / "corpora" / "holdout2",
     "shared": ROOT.parent / "shared" / "corpus" / "real",
 }
 NEUTRAL = "Update code"

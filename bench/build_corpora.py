@@ -63,6 +63,10 @@ REPOS = {
     "fastify": ("fastify/fastify", "javascript", "web framework"),
     "echo": ("labstack/echo", "go", "web framework"),
     "aiohttp": ("aio-libs/aiohttp", "python", "HTTP client/server"),
+    "fiber": ("gofiber/fiber", "go", "web framework"),
+    "werkzeug": ("pallets/werkzeug", "python", "WSGI toolkit"),
+    "tornado": ("tornadoweb/tornado", "python", "web framework and server"),
+    "h3": ("unjs/h3", "typescript", "HTTP framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
@@ -92,7 +96,8 @@ def mirror(mirrors: Path, slug: str) -> Path:
 def split() -> dict[str, str]:
     """Short repository name -> half (tune/report), from corpora/split.json."""
     data = json.loads((CORPORA / "split.json").read_text())
-    by_slug = {slug: half for half in ("tune", "report", "holdout") for slug in data.get(half, ())}
+    halves = ("tune", "report", "holdout", "holdout2")
+    by_slug = {slug: half for half in halves for slug in data.get(half, ())}
     return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
 
 
@@ -139,10 +144,15 @@ _DEPS = re.compile(r"(^|/)(package\.json|package-lock\.json|go\.mod|go\.sum|pypr
                    r"\.github/dependabot\.yml)$")
 
 
+_REQS = re.compile(r"(^|/)requirements[^/]*(/|\.txt$)|(^|/)constraints[^/]*\.txt$")
+
+
 def auto_label(files: list[str]) -> tuple[list[str], str]:
     """A first label from the kinds of files a PR changes (a person reviews every one)."""
     if not files:
         return ["green"], "auto: empty diff"
+    if all(_REQS.search(f) for f in files):
+        return ["yellow"], "auto: dependency pins (a person decides dev-only: green or yellow)"
     if all(_DOC.search(f) or _TEST.search(f) for f in files):
         return ["green"], "auto: docs/tests only"
     if any(_CI.search(f) for f in files):

@@ -225,3 +225,48 @@ def test_every_red_explains_itself_in_one_line_in_the_packet_and_the_check_run()
     _Input.pack = _Input.pack.model_copy(update={"risk": red})
     text = "\n".join(lane_section(_Input()))  # type: ignore[arg-type]
     assert "**Why red:** sink-redirect in `lib/response.js`" in text
+
+
+_STATIC = (
+    "def lookup_path(directory, path):\n"
+    "    if path.startswith('..'):\n"
+    "        return None\n"
+    "    return os.path.join(directory, path)\n"
+)
+
+
+def test_a_dotdot_guard_rewritten_into_a_containment_check_is_red() -> None:
+    head = (
+        "def lookup_path(directory, path):\n"
+        "    full = os.path.realpath(os.path.join(directory, path))\n"
+        "    if os.path.commonpath([full, directory]) != directory:\n"
+        "        return None\n"
+        "    return full\n"
+    )
+    lane, factors = _risk(
+        files=[file_diff("app/staticfiles.py", head.splitlines()[1:],
+                         _STATIC.splitlines()[1:], start=2)],
+        base={"app/staticfiles.py": _STATIC}, head={"app/staticfiles.py": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    why = factors["sink-path:red"].why
+    assert "'..'" in why
+    assert "rewritten or removed" in why
+
+
+def test_an_anchored_validation_regex_changed_is_red_and_an_unrelated_edit_is_not() -> None:
+    base = "const subtypeNameReg = /^[\\w!#$%&'*+.^`|~-]+\\s*/;\nconst n = 1;\n"
+    head = base.replace("\\s*/;", "\\s*$/;")
+    lane, factors = _risk(
+        files=[file_diff("lib/content-type.js", [head.splitlines()[0]], [base.splitlines()[0]])],
+        base={"lib/content-type.js": base}, head={"lib/content-type.js": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "sink-validation:red" in factors
+    other = base.replace("const n = 1;", "const n = 2;")
+    lane, factors = _risk(
+        files=[file_diff("lib/content-type.js", ["const n = 2;"], ["const n = 1;"], start=2)],
+        base={"lib/content-type.js": base}, head={"lib/content-type.js": other},
+    )  # fmt: skip
+    assert lane is Lane.YELLOW
+    assert not [k for k in factors if k.startswith("sink-")]

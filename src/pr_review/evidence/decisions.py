@@ -36,6 +36,20 @@ CONVERSIONS = frozenset(
     }
 )  # fmt: skip
 """Calls that convert or build a value: no decision, whichever way a refactor writes them."""
+MESSAGE_CALLS = frozenset(
+    {
+        "Errorf", "Sprintf", "Sprint", "Sprintln", "Printf", "Println", "Wrap", "Wrapf",
+        "errors.New", "format", "debug", "info", "warning", "warn", "exception", "log",
+        "print",
+    }
+)  # fmt: skip
+"""Calls that word a message (an error's text, a log line): a clearer message decides nothing,
+so neither they nor what their arguments call are decisions."""
+
+
+def is_message_call(callee: str) -> bool:
+    """``fmt.Errorf(...)``, ``logger.warning(...)``, ``errors.New(...)``, ``"{}".format(x)``."""
+    return callee in MESSAGE_CALLS or last_name(callee) in MESSAGE_CALLS
 
 
 @dataclass(frozen=True)
@@ -94,7 +108,8 @@ def _python_atom(current: ast.AST, in_condition: bool) -> tuple[str | None, bool
     if isinstance(current, ast.match_case):
         return f"check case {ast.unparse(current.pattern)}", False
     if isinstance(current, ast.Raise) and current.exc is not None:
-        return f"refuse raise {ast.unparse(current.exc)}", False
+        exc = current.exc.func if isinstance(current.exc, ast.Call) else current.exc
+        return f"refuse raise {last_name(ast.unparse(exc))}", False
     if isinstance(current, ast.Call):
         callee = ast.unparse(current.func)
         return (None if callee in CONVERSIONS else f"call {last_name(callee)}"), False
@@ -114,6 +129,12 @@ def _python_atoms(node: ast.AST) -> Counter[str]:
             continue  # the body never runs
         if isinstance(current, ast.Call) and ast.unparse(current.func) in _TYPING_CALLS:
             continue  # cast(T, x): a typing statement, no decision
+        if isinstance(current, ast.Call) and is_message_call(ast.unparse(current.func)):
+            continue  # the wording of an error or a log line
+        if isinstance(current, ast.Raise) and current.exc is not None:
+            atom, _ = _python_atom(current, in_condition)
+            atoms[atom or "refuse raise"] += 1
+            continue  # what is raised counts, not the words of its message
         atom, deciding = _python_atom(current, in_condition)
         if atom is not None:
             atoms[atom] += 1
@@ -145,7 +166,9 @@ def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None
         tree = parse_python(source)
         node = None if tree is None else _python_function(tree, scope.start)
         return None if node is None else _python_atoms(node)
-    return grammars.decision_atoms(path, source, scope.start, scope.end, CONVERSIONS)
+    return grammars.decision_atoms(
+        path, source, scope.start, scope.end, conversions=CONVERSIONS, messages=MESSAGE_CALLS
+    )
 
 
 def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChange | None:
@@ -206,5 +229,20 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "`\\\\\\\\`, `\"`, `\\\\\"`).Replace(s)\n}\n"
         ),
         True,
+    ),
+    (
+        "a.go",
+        "package p\nfunc verifyExp(v *V) error {\n\treturn errorIfFalse(ok, ErrTokenExpired)\n}\n",
+        (
+            "package p\nfunc verifyExp(v *V) error {\n\treturn errorIfFalse(ok, "
+            "fmt.Errorf(\"%w by %s\", ErrTokenExpired, d.Truncate(time.Second)))\n}\n"
+        ),
+        False,
+    ),
+    (
+        "a.py",
+        "def verify(t):\n    if not t:\n        raise InvalidToken('bad')\n",
+        "def verify(t):\n    if not t:\n        raise InvalidToken(f'bad token {t!r}')\n",
+        False,
     ),
 )

@@ -206,7 +206,13 @@ def _code_text(node: Any, data: bytes) -> str:
 
 
 def decision_atoms(
-    path: str, source: str | None, start: int, end: int, conversions: frozenset[str] = frozenset()
+    path: str,
+    source: str | None,
+    start: int,
+    end: int,
+    *,
+    conversions: frozenset[str] = frozenset(),
+    messages: frozenset[str] = frozenset(),
 ) -> Counter[str] | None:
     """The decisions of the function spanning lines ``start``..``end`` of ``source``.
 
@@ -214,7 +220,9 @@ def decision_atoms(
     refusals (throw) and calls (by callee), each as its code without whitespace, comments or
     type-only syntax: equal counters mean the function decides, refuses and calls the same
     things (a typing, formatting or variable-name-free change). Calls to ``conversions``
-    (``String(x)``) are no decisions. None without a tree.
+    (``String(x)``) are no decisions; calls to ``messages`` (``fmt.Errorf``) and what their
+    arguments call word a message and are skipped; a refusal counts by what it throws, not its
+    message. None without a tree.
     """
     language = language_of(path)
     if language is None or source is None:
@@ -236,6 +244,15 @@ def decision_atoms(
         current, in_condition = stack.pop()
         if "comment" in current.type or current.type in _TYPE_ONLY:
             continue
+        if current.type in _CALLS:
+            callee = _callee(current, data)
+            if callee in messages or callee.rsplit(".", 1)[-1] in messages:
+                continue  # the wording of an error or a log line
+        if current.type in _REFUSALS or (
+            current.type == "call_expression" and _callee(current, data) == "panic"
+        ):
+            atoms[f"refuse {_thrown(current, data)}"] += 1
+            continue  # what is thrown counts, not the words of its message
         found, deciding = _atoms_of_node(current, data, in_condition, conversions)
         atoms.update(found)
         stack.extend((child, in_condition or deciding) for child in reversed(current.children))
@@ -249,9 +266,7 @@ def _atoms_of_node(
     part of a condition already counted)."""
     kind = node.type
     found: list[str] = []
-    if kind in _REFUSALS or (kind == "call_expression" and _callee(node, data) == "panic"):
-        found.append(f"refuse {_code_text(node, data)}")
-    elif kind in _CALLS:
+    if kind in _CALLS:
         callee = _callee(node, data)
         if callee and callee not in conversions:
             found.append(f"call {callee.rsplit('.', 1)[-1]}")
@@ -269,6 +284,18 @@ def _atoms_of_node(
         if value is not None:
             found.append(f"check case {_code_text(value, data)}")
     return found, False
+
+
+def _thrown(node: Any, data: bytes) -> str:
+    """``throw new TypeError(msg)`` -> ``throw TypeError``; ``panic(x)`` -> ``panic``."""
+    if node.type == "call_expression":
+        return "panic"
+    for child in node.children:
+        if child.type in _CALLS:
+            return f"throw {_callee(child, data).rsplit('.', 1)[-1]}"
+        if child.is_named:
+            return f"throw {_code_text(child, data)}"
+    return "throw"
 
 
 def _callee(node: Any, data: bytes) -> str:

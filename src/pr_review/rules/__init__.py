@@ -68,6 +68,8 @@ class SinkCategory(StrEnum):
     """Regular expressions that backtrack super-linearly on crafted input."""
     URL_PARSE = "url-parse"
     """Regular expressions that decide a URL's scheme or host: SSRF and redirect bypasses."""
+    VALIDATION = "validation"
+    """Anchored regular expressions that accept or reject input: validation bypasses."""
 
 
 class SinkLane(StrEnum):

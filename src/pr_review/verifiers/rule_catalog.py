@@ -467,6 +467,8 @@ SINK_FIX = {
     "Object.create(null).",
     "redos": "Anchor the pattern or replace it with string methods (trimEnd, endsWith).",
     "url-parse": "Parse with the URL parser and compare scheme and host exactly.",
+    "validation": "Anchor both ends (`^...$`) and keep the accepted class as narrow as the "
+    "format allows.",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
