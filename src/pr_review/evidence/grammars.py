@@ -84,21 +84,28 @@ def _parser(language: str) -> Any | None:
         return None
 
 
-def parse(path: str, source: str | None) -> Tree | None:
-    """The tree of ``source`` (a file at ``path``), or None (see the module docstring)."""
+def _root(path: str, source: str | None) -> tuple[Any, bytes] | None:
+    """The tree-sitter root of ``source`` and its bytes; None without a grammar, for a source
+    too large, or when the parser fails."""
     language = language_of(path)
     if language is None or source is None:
         return None
     data = source.encode("utf-8", errors="replace")
-    if len(data) > MAX_SOURCE_BYTES:
-        return None
-    parser = _parser(language)
+    parser = _parser(language) if len(data) <= MAX_SOURCE_BYTES else None
     if parser is None:
         return None
     try:
-        root = parser.parse(data).root_node
+        return parser.parse(data).root_node, data
     except (ValueError, RuntimeError):
         return None
+
+
+def parse(path: str, source: str | None) -> Tree | None:
+    """The tree of ``source`` (a file at ``path``), or None (see the module docstring)."""
+    parsed = _root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
     if root.has_error:
         return None
     tokens: list[str] = []
@@ -224,17 +231,10 @@ def decision_atoms(
     arguments call word a message and are skipped; a refusal counts by what it throws, not its
     message. None without a tree.
     """
-    language = language_of(path)
-    if language is None or source is None:
+    parsed = _root(path, source)
+    if parsed is None:
         return None
-    data = source.encode("utf-8", errors="replace")
-    parser = _parser(language) if len(data) <= MAX_SOURCE_BYTES else None
-    if parser is None:
-        return None
-    try:
-        root = parser.parse(data).root_node
-    except (ValueError, RuntimeError):
-        return None
+    root, data = parsed
     node = _spanning(root, start - 1, end - 1)
     if node is None:
         return None
