@@ -270,3 +270,28 @@ def test_an_anchored_validation_regex_changed_is_red_and_an_unrelated_edit_is_no
     )  # fmt: skip
     assert lane is Lane.YELLOW
     assert not [k for k in factors if k.startswith("sink-")]
+
+
+def test_a_typing_only_change_to_a_tls_parameter_is_no_tls_change() -> None:
+    base = (
+        "class Request:\n"
+        "    def __init__(self, url, validate_cert: Optional[bool] = None) -> None:\n"
+        "        self.validate_cert = validate_cert\n"
+    )
+    typed = base.replace("Optional[bool]", "bool | None")
+    lane, factors = _risk(
+        files=[file_diff("pkg/client.py", [typed.splitlines()[1]], [base.splitlines()[1]],
+                         start=2)],
+        base={"pkg/client.py": base}, head={"pkg/client.py": typed},
+    )  # fmt: skip
+    assert "crypto:red" not in factors
+    assert lane is not Lane.RED
+    turned_off = typed.replace("        self.validate_cert = validate_cert",
+                               "        self.ctx.verify_mode = ssl.CERT_NONE")
+    lane, factors = _risk(
+        files=[file_diff("pkg/client.py", [typed.splitlines()[1], turned_off.splitlines()[2]],
+                         [base.splitlines()[1], base.splitlines()[2]], start=2)],
+        base={"pkg/client.py": base}, head={"pkg/client.py": turned_off},
+    )  # fmt: skip
+    assert lane is Lane.RED  # a real change beside the annotation is still read
+    assert "crypto:red" in factors

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from pr_review.evidence.lexing import strip_comments, strip_strings
 from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.pyast import typing_only_lines
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
 from pr_review.evidence.triggers import lines_holding
@@ -264,5 +265,29 @@ def scan_all(
         if full and base is not None and head is not None and f.path.endswith((".py", ".pyi")):
             old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
             new = None if f.status is FileStatus.DELETED else head.read(f.path)
-        out[f.path] = scan_file(f, full=full, old=old, new=new)
+        scan = scan_file(f, full=full, old=old, new=new)
+        if old is not None and new is not None:
+            scan = _without_typing_only(scan, *typing_only_lines(old, new))
+        out[f.path] = scan
     return out
+
+
+def _without_typing_only(
+    scan: FileScan, old_lines: frozenset[int], new_lines: frozenset[int]
+) -> FileScan:
+    """Drop hits on lines whose statement changed only in its type annotations
+    (``validate_cert: Optional[bool]`` -> ``validate_cert: bool | None`` is no TLS change).
+    Secrets are never dropped."""
+    if not old_lines and not new_lines:
+        return scan
+
+    def kept(hits: dict[str, list[Hit]], lines: frozenset[int]) -> dict[str, list[Hit]]:
+        out = {}
+        for name, found in hits.items():
+            left = found if name == SECRETS else [h for h in found if h.line not in lines]
+            if left:
+                out[name] = left
+        return out
+
+    return FileScan(scan.path, kept(scan.added, new_lines), kept(scan.removed, old_lines),
+                    scan.check_then_act)  # fmt: skip

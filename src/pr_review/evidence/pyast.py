@@ -8,6 +8,7 @@ matter. Attributes (line and column numbers) are left out of the comparison.
 from __future__ import annotations
 
 import ast
+import copy
 import threading
 import warnings
 from collections import Counter
@@ -204,3 +205,75 @@ def _statements(source: str) -> dict[str, set[str]]:
         if isinstance(node, ast.stmt):
             out.setdefault(scope, set()).add(_dump(node))
     return out
+
+
+class _StripAnnotations(ast.NodeTransformer):
+    """The same tree without type annotations (they never run)."""
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.annotation = None
+        node.type_comment = None
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.returns = None
+        node.type_comment = None
+        return self.generic_visit(node)
+
+    def visit_AsyncFunctionDef(
+        self, node: ast.AsyncFunctionDef
+    ) -> ast.AST:
+        node.returns = None
+        node.type_comment = None
+        return self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        if node.value is None:
+            return ast.Pass()
+        return ast.Assign(targets=[node.target], value=self.visit(node.value), lineno=0)
+
+
+def _stmt_keys(tree: ast.Module) -> dict[int, tuple[int, str, str]]:
+    """For each line, the smallest statement holding it: (its size, raw dump, dump without
+    annotations)."""
+    out: dict[int, tuple[int, str, str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.end_lineno is None:
+            continue
+        size = node.end_lineno - node.lineno
+        raw = ast.dump(node)
+        bare = ast.dump(_StripAnnotations().visit(_copy(node)))
+        for line in range(node.lineno, node.end_lineno + 1):
+            if line not in out or size < out[line][0]:
+                out[line] = (size, raw, bare)
+    return out
+
+
+def _copy(node: ast.stmt) -> ast.stmt:
+    return copy.deepcopy(node)
+
+
+def typing_only_lines(old: str, new: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Lines of ``old`` and of ``new`` whose statement changed only in its type annotations
+    (``validate_cert: Optional[bool] = None`` -> ``validate_cert: bool | None = None``): the
+    statement carries annotations, and the other side has a statement equal to it once
+    annotations are dropped but different with them. Empty sets when either side does not
+    parse."""
+    old_tree, new_tree = parse_python(old), parse_python(new)
+    if old_tree is None or new_tree is None:
+        return frozenset(), frozenset()
+    old_keys, new_keys = _stmt_keys(old_tree), _stmt_keys(new_tree)
+
+    def typing_only(
+        mine: dict[int, tuple[int, str, str]], theirs: dict[int, tuple[int, str, str]]
+    ) -> frozenset[int]:
+        by_bare: dict[str, set[str]] = {}
+        for _, raw, bare in theirs.values():
+            by_bare.setdefault(bare, set()).add(raw)
+        return frozenset(
+            line
+            for line, (_, raw, bare) in mine.items()
+            if raw != bare and any(r != raw for r in by_bare.get(bare, ()))
+        )
+
+    return typing_only(old_keys, new_keys), typing_only(new_keys, old_keys)
