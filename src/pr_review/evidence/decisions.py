@@ -18,10 +18,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
-from pr_review.evidence.grammars import Scope
+from pr_review.evidence.grammars import Scope, Tree
 from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS, find_scope, python_scopes
 
-PYTHON_EXTENSIONS = (".py", ".pyi")
 _TYPING_CALLS = frozenset({"cast", "t.cast", "typing.cast", "TypeVar", "NewType", "overload"})
 CONVERSIONS = frozenset(
     {
@@ -98,20 +98,16 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _python_atom(current: ast.AST, in_condition: bool) -> tuple[str | None, bool]:
-    """The atom ``current`` contributes and whether it decides (its children are then part
-    of the condition already counted)."""
+def _python_atom(current: ast.AST, in_condition: bool, callee: str) -> tuple[str | None, bool]:
+    """The atom ``current`` contributes (``callee``: its callee when it is a call) and whether
+    it decides (its children are then part of the condition already counted)."""
     if isinstance(current, ast.If | ast.While | ast.IfExp | ast.Assert):
         return f"check {ast.unparse(current.test)}", True
     if isinstance(current, ast.Compare | ast.BoolOp) and not in_condition:
         return f"check {ast.unparse(current)}", True
     if isinstance(current, ast.match_case):
         return f"check case {ast.unparse(current.pattern)}", False
-    if isinstance(current, ast.Raise) and current.exc is not None:
-        exc = current.exc.func if isinstance(current.exc, ast.Call) else current.exc
-        return f"refuse raise {last_name(ast.unparse(exc))}", False
     if isinstance(current, ast.Call):
-        callee = ast.unparse(current.func)
         return (None if callee in CONVERSIONS else f"call {last_name(callee)}"), False
     return None, False
 
@@ -127,15 +123,16 @@ def _python_atoms(node: ast.AST) -> Counter[str]:
         if isinstance(current, ast.If) and _is_type_checking(current.test):
             stack.extend((stmt, in_condition) for stmt in current.orelse)
             continue  # the body never runs
-        if isinstance(current, ast.Call) and ast.unparse(current.func) in _TYPING_CALLS:
+        callee = ast.unparse(current.func) if isinstance(current, ast.Call) else ""
+        if callee in _TYPING_CALLS:
             continue  # cast(T, x): a typing statement, no decision
-        if isinstance(current, ast.Call) and is_message_call(ast.unparse(current.func)):
+        if callee and is_message_call(callee):
             continue  # the wording of an error or a log line
         if isinstance(current, ast.Raise) and current.exc is not None:
-            atom, _ = _python_atom(current, in_condition)
-            atoms[atom or "refuse raise"] += 1
+            exc = current.exc.func if isinstance(current.exc, ast.Call) else current.exc
+            atoms[f"refuse raise {last_name(ast.unparse(exc))}"] += 1
             continue  # what is raised counts, not the words of its message
-        atom, deciding = _python_atom(current, in_condition)
+        atom, deciding = _python_atom(current, in_condition, callee)
         if atom is not None:
             atoms[atom] += 1
         for name, value in ast.iter_fields(current):
@@ -158,17 +155,43 @@ def _python_function(tree: ast.Module, start: int) -> ast.AST | None:
     return None
 
 
+class SourceDecisions:
+    """One side of a file, parsed once: its classes and functions by chain, and what each
+    decides (Python on :mod:`ast`, other languages on their tree-sitter tree)."""
+
+    def __init__(self, path: str, source: str | None) -> None:
+        self._python: ast.Module | None = None
+        self._tree: Tree | None = None
+        self._top: list[Scope] = []
+        if source is None:
+            return
+        if path.endswith(PYTHON_EXTENSIONS):
+            self._python = parse_python(source)
+            self._top = [] if self._python is None else python_scopes(self._python)
+        else:
+            self._tree = grammars.parse(path, source)
+            self._top = [] if self._tree is None else self._tree.scopes
+
+    def scope(self, chain: tuple[str, ...]) -> Scope | None:
+        """The class or function ``chain`` names (module first), or None."""
+        return find_scope(self._top, chain)
+
+    def atoms_at(self, scope: Scope) -> Counter[str] | None:
+        """The decisions of ``scope``; None without a tree."""
+        if self._python is not None:
+            node = _python_function(self._python, scope.start)
+            return None if node is None else _python_atoms(node)
+        if self._tree is not None:
+            return grammars.decision_atoms(
+                self._tree, scope.start, scope.end, conversions=CONVERSIONS,
+                messages=MESSAGE_CALLS,
+            )  # fmt: skip
+        return None
+
+
 def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:
     """The decisions of ``scope`` (a function or class of ``source``); None without a tree."""
-    if source is None:
-        return None
-    if path.endswith(PYTHON_EXTENSIONS):
-        tree = parse_python(source)
-        node = None if tree is None else _python_function(tree, scope.start)
-        return None if node is None else _python_atoms(node)
-    return grammars.decision_atoms(
-        path, source, scope.start, scope.end, conversions=CONVERSIONS, messages=MESSAGE_CALLS
-    )
+    return SourceDecisions(path, source).atoms_at(scope)
 
 
 def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChange | None:

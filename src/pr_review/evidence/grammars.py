@@ -67,6 +67,9 @@ class Tree:
     code_lines: frozenset[int]
     """1-based lines holding at least one code leaf."""
     scopes: list[Scope]
+    root: Any = field(default=None, repr=False, compare=False)
+    """The tree-sitter root node, for reading a scope's decisions without parsing again."""
+    data: bytes = field(default=b"", repr=False, compare=False)
 
 
 def language_of(path: str) -> str | None:
@@ -122,7 +125,7 @@ def parse(path: str, source: str | None) -> Tree | None:
                 lines.update(range(node.start_point[0] + 1, node.end_point[0] + 2))
             continue
         stack.extend(reversed(node.children))
-    return Tree(tuple(tokens), frozenset(lines), _scopes(root, data))
+    return Tree(tuple(tokens), frozenset(lines), _scopes(root, data), root, data)
 
 
 def _name(node: Any, data: bytes) -> str | None:
@@ -213,15 +216,14 @@ def _code_text(node: Any, data: bytes) -> str:
 
 
 def decision_atoms(
-    path: str,
-    source: str | None,
+    tree: Tree,
     start: int,
     end: int,
     *,
     conversions: frozenset[str] = frozenset(),
     messages: frozenset[str] = frozenset(),
 ) -> Counter[str] | None:
-    """The decisions of the function spanning lines ``start``..``end`` of ``source``.
+    """The decisions of the function spanning lines ``start``..``end`` of a parsed source.
 
     Conditions (tests of if/while/for/ternaries and comparison or logical expressions),
     refusals (throw) and calls (by callee), each as its code without whitespace, comments or
@@ -229,47 +231,44 @@ def decision_atoms(
     things (a typing, formatting or variable-name-free change). Calls to ``conversions``
     (``String(x)``) are no decisions; calls to ``messages`` (``fmt.Errorf``) and what their
     arguments call word a message and are skipped; a refusal counts by what it throws, not its
-    message. None without a tree.
+    message. None when no node spans those lines.
     """
-    parsed = _root(path, source)
-    if parsed is None:
-        return None
-    root, data = parsed
-    node = _spanning(root, start - 1, end - 1)
+    node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
     if node is None:
         return None
+    data = tree.data
     atoms: Counter[str] = Counter()
     stack = [(node, False)]
     while stack:
         current, in_condition = stack.pop()
         if "comment" in current.type or current.type in _TYPE_ONLY:
             continue
-        if current.type in _CALLS:
-            callee = _callee(current, data)
-            if callee in messages or callee.rsplit(".", 1)[-1] in messages:
-                continue  # the wording of an error or a log line
-        if current.type in _REFUSALS or (
-            current.type == "call_expression" and _callee(current, data) == "panic"
-        ):
+        callee = _callee(current, data) if current.type in _CALLS else ""
+        if callee in messages or _last(callee) in messages:
+            continue  # the wording of an error or a log line
+        if current.type in _REFUSALS or (current.type == "call_expression" and callee == "panic"):
             atoms[f"refuse {_thrown(current, data)}"] += 1
             continue  # what is thrown counts, not the words of its message
-        found, deciding = _atoms_of_node(current, data, in_condition, conversions)
+        found, deciding = _atoms_of_node(current, data, in_condition, callee, conversions)
         atoms.update(found)
         stack.extend((child, in_condition or deciding) for child in reversed(current.children))
     return atoms
 
 
+def _last(callee: str) -> str:
+    """``strings.NewReplacer(x).Replace`` -> ``Replace``."""
+    return callee.rsplit(".", 1)[-1]
+
+
 def _atoms_of_node(
-    node: Any, data: bytes, in_condition: bool, conversions: frozenset[str]
+    node: Any, data: bytes, in_condition: bool, callee: str, conversions: frozenset[str]
 ) -> tuple[list[str], bool]:
-    """The atoms ``node`` itself contributes, and whether it decides (its children are then
-    part of a condition already counted)."""
+    """The atoms ``node`` itself contributes (``callee``: its callee when it is a call), and
+    whether it decides (its children are then part of a condition already counted)."""
     kind = node.type
     found: list[str] = []
-    if kind in _CALLS:
-        callee = _callee(node, data)
-        if callee and callee not in conversions:
-            found.append(f"call {callee.rsplit('.', 1)[-1]}")
+    if callee and callee not in conversions:
+        found.append(f"call {_last(callee)}")
     condition = node.child_by_field_name("condition") if kind in _CONDITION_PARENTS else None
     if condition is not None:
         found.append(f"check {_code_text(condition, data)}")
@@ -292,7 +291,7 @@ def _thrown(node: Any, data: bytes) -> str:
         return "panic"
     for child in node.children:
         if child.type in _CALLS:
-            return f"throw {_callee(child, data).rsplit('.', 1)[-1]}"
+            return f"throw {_last(_callee(child, data))}"
         if child.is_named:
             return f"throw {_code_text(child, data)}"
     return "throw"
@@ -310,7 +309,7 @@ def _callee(node: Any, data: bytes) -> str:
 
 
 def _spanning(root: Any, first: int, last: int) -> Any | None:
-    """The outermost named node starting on row ``first`` and ending on row ``last``."""
+    """The outermost node (not the root) starting on row ``first`` and ending on row ``last``."""
     stack = [root]
     while stack:
         node = stack.pop()

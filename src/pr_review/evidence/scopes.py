@@ -145,20 +145,19 @@ def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] 
     return frozenset(out)
 
 
-def scope_at(path: str, source: str | None, chain: tuple[str, ...]) -> Scope | None:
+def python_scopes(tree: ast.Module) -> list[Scope]:
+    """The classes and functions of a parsed Python module, nested."""
+    return _scopes(tree)
+
+
+def find_scope(top: list[Scope], chain: tuple[str, ...]) -> Scope | None:
     """The class or function ``chain`` (module first, as :class:`ScopedLine` gives it) names
-    in ``source``; None when the source is unreadable or has no such scope."""
-    if source is None or len(chain) < 2:
+    among ``top``; None when there is no such scope."""
+    if len(chain) < 2:
         return None
-    if path.endswith(PYTHON_EXTENSIONS):
-        tree = parse_python(source)
-        level = None if tree is None else _scopes(tree)
-    else:
-        parsed = grammars.parse(path, source)
-        level = None if parsed is None else parsed.scopes
-    found: Scope | None = None
+    level, found = top, None
     for name in chain[1:]:
-        found = next((s for s in level or () if s.name == name), None)
+        found = next((s for s in level if s.name == name), None)
         if found is None:
             return None
         level = found.children

@@ -14,9 +14,9 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.decisions import atoms_of, compare
+from pr_review.evidence.decisions import SourceDecisions, compare
 from pr_review.evidence.paths import PathKind, classify
-from pr_review.evidence.scopes import ScopedLine, defined_chains, scope_at, scoped_lines, words
+from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -278,17 +278,18 @@ def _check_changed(
     the change reaches a decision. The first such function is named with its first change."""
     old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
     new = None if f.status is FileStatus.DELETED else head.read(f.path)
+    old_side = SourceDecisions(f.old_path or f.path, old)
+    new_side = SourceDecisions(f.path, new)
     seen: set[tuple[str, ...]] = set()
     for hit in hits:
         chain = hit.line.chain
         if len(chain) < 2 or chain in seen or not hit.line.parsed:
             continue  # module-level lines (imports, constants) are no function's decision
         seen.add(chain)
-        before = scope_at(f.old_path or f.path, old, chain)
-        after = scope_at(f.path, new, chain)
+        before, after = old_side.scope(chain), new_side.scope(chain)
         change = compare(
-            None if before is None else atoms_of(f.old_path or f.path, old, before),
-            None if after is None else atoms_of(f.path, new, after),
+            None if before is None else old_side.atoms_at(before),
+            None if after is None else new_side.atoms_at(after),
         )
         if change is None:
             continue
