@@ -266,7 +266,9 @@ def scan_all(
             old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
             new = None if f.status is FileStatus.DELETED else head.read(f.path)
         scan = scan_file(f, full=full, old=old, new=new)
-        if old is not None and new is not None:
+        hit = any(name != SECRETS for name in (*scan.added, *scan.removed))
+        if hit and old is not None and new is not None:
+            # both sides' statements are compared only when a content rule fired
             scan = _without_typing_only(scan, *typing_only_lines(old, new))
         out[f.path] = scan
     return out
