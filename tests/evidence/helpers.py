@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pr_review.config import Config
+from pr_review.evidence.build import build_pack
+from pr_review.schema.enums import Lane
+from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import Diff, FileDiff, FileStatus, Hunk
 from pr_review.sources.model import Commit, MemoryTree, PullRequest
 
@@ -55,3 +59,10 @@ def pull_request(
         base_tree=MemoryTree(base or {}),
         head_tree=MemoryTree(head or {}),
     )
+
+
+def lane_and_factors(**kwargs: object) -> tuple[Lane, dict[str, RiskFactor]]:
+    """Build the pack of a pull request over in-memory trees (``pull_request``'s arguments)
+    with the default configuration: its lane, and its factors by ``factor:severity``."""
+    pack = build_pack(pull_request(**kwargs), Config())  # type: ignore[arg-type]
+    return pack.risk.lane, {f"{f.factor}:{f.severity}": f for f in pack.risk.factors}

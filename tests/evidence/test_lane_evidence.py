@@ -22,11 +22,7 @@ from pr_review.schema.enums import Lane
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileStatus
 from tests.evidence.helpers import file_diff, pull_request
-
-
-def _risk(**kwargs: object) -> tuple[Lane, dict[str, RiskFactor]]:
-    pack = build_pack(pull_request(**kwargs), Config())  # type: ignore[arg-type]
-    return pack.risk.lane, {f"{f.factor}:{f.severity}": f for f in pack.risk.factors}
+from tests.evidence.helpers import lane_and_factors as _risk
 
 
 def _first_scope(path: str, source: str):  # type: ignore[no-untyped-def]

@@ -7,25 +7,17 @@ import re
 
 import pytest
 
-from pr_review.config import Config
 from pr_review.evidence import grammars
-from pr_review.evidence.build import build_pack
 from pr_review.evidence.ci import CI_RULES, CiRule, actions_used, ci_factor, is_ci
 from pr_review.evidence.lexing import strip_strings
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import module_name, scoped_lines, words
 from pr_review.evidence.security_scope import SCOPE_RULES, ScopeRule
 from pr_review.schema.enums import FactorSeverity, Lane, VerifierSeverity
-from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileStatus
 from pr_review.verifiers.secrets import _finding
-from tests.evidence.helpers import file_diff, pull_request
-
-
-def _risk(**kwargs: object) -> tuple[Lane, dict[str, RiskFactor]]:
-    pack = build_pack(pull_request(**kwargs), Config())  # type: ignore[arg-type]
-    return pack.risk.lane, {f"{f.factor}:{f.severity}": f for f in pack.risk.factors}
-
+from tests.evidence.helpers import file_diff
+from tests.evidence.helpers import lane_and_factors as _risk
 
 # -- rules as data: every example runs ------------------------------------------------------
 

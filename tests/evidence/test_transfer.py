@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from pr_review.config import Config
-from pr_review.evidence.build import build_pack
 from pr_review.evidence.guards import is_access_control
 from pr_review.evidence.transfer import YELLOW_AT_MOST, NotTransferable, cap, transferable
 from pr_review.schema.enums import FactorSeverity, Lane
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileStatus
-from tests.evidence.helpers import file_diff, pull_request
-
-
-def _risk(**kwargs: object) -> tuple[Lane, dict[str, RiskFactor]]:
-    pack = build_pack(pull_request(**kwargs), Config())  # type: ignore[arg-type]
-    return pack.risk.lane, {f"{f.factor}:{f.severity}": f for f in pack.risk.factors}
+from tests.evidence.helpers import file_diff
+from tests.evidence.helpers import lane_and_factors as _risk
 
 
 @pytest.mark.parametrize("entry", YELLOW_AT_MOST, ids=lambda e: e.factor)
