@@ -22,6 +22,7 @@ from pr_review.evidence.hotspots import hotspots
 from pr_review.evidence.input_flows import input_flow_factors
 from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
+from pr_review.evidence.limits import limit_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.paths import PathKind, classify
@@ -98,6 +99,7 @@ def build_pack(
         structure = security_scope_factors(lane_files, code_paths, pr.base_tree, pr.head_tree)
         structure += guard_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += input_flow_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += limit_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

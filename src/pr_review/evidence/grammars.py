@@ -319,3 +319,109 @@ def _spanning(root: Any, first: int, last: int) -> Any | None:
             return node
         stack.extend(reversed(node.children))
     return None
+
+
+@dataclass(frozen=True)
+class BoundCheck:
+    """An ``if`` comparing something with a bound and refusing beyond it (see
+    :mod:`pr_review.evidence.limits`): ``operator`` with the bound on the right."""
+
+    operator: str
+    bound: str
+    line: int
+    code: str
+
+
+_ORDER = frozenset({"<", ">", "<=", ">="})
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+_NAMES = frozenset(
+    {"identifier", "member_expression", "selector_expression", "field_expression",
+     "field_access", "scoped_identifier", "attribute", "property_identifier",
+     "field_identifier", "shorthand_property_identifier"}
+)
+_NAME_LEAVES = frozenset({"identifier", "property_identifier", "field_identifier", "constant"})
+
+
+def _last_identifier(node: Any, data: bytes) -> str | None:
+    """The last identifier of a name or member access (``this.opts.maxSize`` -> ``maxSize``)."""
+    if node.type not in _NAMES:
+        return None
+    if node.type in _NAME_LEAVES or node.child_count == 0:
+        return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    for child in reversed(node.children):
+        if child.type in _NAME_LEAVES:
+            return data[child.start_byte : child.end_byte].decode("utf-8", "replace")
+    return None
+
+
+def _refuses(node: Any, data: bytes, refusing_call: Any) -> bool:
+    """The block throws, panics, calls an error constructor or returns an error or a 4xx."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind in _REFUSALS:
+            return True
+        if kind in _CALLS and refusing_call(_last(_callee(current, data))):
+            return True
+        if kind == "return_statement" and refusing_call(
+            _code_text(current, data).rsplit(",", 1)[-1].removeprefix("return")
+        ):
+            return True
+        if kind in {"number", "int_literal", "integer"}:
+            text = data[current.start_byte : current.end_byte].decode("utf-8", "replace")
+            if text.isdigit() and 400 <= int(text) <= 431:
+                return True
+        if "function" in kind or kind in {"arrow_function", "func_literal", "lambda"}:
+            continue  # a callback defined here refuses later, if ever
+        stack.extend(current.children)
+    return False
+
+
+def bound_checks(
+    path: str, source: str | None, is_bound: Any, refusing_call: Any
+) -> list[BoundCheck] | None:
+    """Every ``if`` of ``source`` whose condition compares (``<``, ``>``, ``<=``, ``>=``)
+    something with a name ``is_bound`` accepts and whose consequence refuses
+    (``refusing_call`` decides on callee names and returned values); None when the source
+    has no grammar or does not parse."""
+    parsed = _root(path, source)
+    if parsed is None or parsed[0].has_error:
+        return None
+    root, data = parsed
+    out: list[BoundCheck] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type not in {"if_statement", "if_expression", "if"}:
+            continue
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        if condition is None or consequence is None:
+            continue
+        checks = list(_comparisons(condition, data, is_bound))
+        if checks and _refuses(consequence, data, refusing_call):
+            line = node.start_point[0] + 1
+            code = _code_text(condition, data)
+            out.extend(BoundCheck(op, bound, line, code) for op, bound in checks)
+    return out
+
+
+def _comparisons(condition: Any, data: bytes, is_bound: Any) -> Any:
+    """(operator, bound) of each ordering comparison in ``condition`` with a bound operand,
+    the bound turned to the right: ``max < n`` is ``n > max``."""
+    stack = [condition]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        binary = node.type == "binary_expression"
+        operator = node.child_by_field_name("operator") if binary else None
+        if operator is None or operator.type not in _ORDER:
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        for side, op in ((right, operator.type), (left, _FLIPPED[operator.type])):
+            name = _last_identifier(side, data) if side is not None else None
+            if name is not None and is_bound(name):
+                yield op, name
+                break

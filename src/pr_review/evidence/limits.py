@@ -1,0 +1,184 @@
+"""Bounds on input, read from syntax trees: a limit added, removed or changed.
+
+A bound check is an ``if`` that compares something with a bound (a name whose words say
+``max``, ``maximum`` or ``limit``: ``maxParams``, ``self.max_part_size``, ``MAX_HEADERS``,
+``opts.bodyLimit``) and refuses beyond it: it raises, throws or panics, calls or returns an
+error (``RequestEntityTooLarge()``, ``fmt.Errorf``, ``ErrTooLarge``, ``createError(413)``), or
+answers with a 4xx status. That is how a parser stops a request from taking unbounded memory
+or time, so adding one is how resource-exhaustion fixes land (multipart part and field counts,
+route parameter counts, header sizes) and removing or loosening one is how they are undone,
+in every repository and language. Python is read with :mod:`ast`, the others on tree-sitter
+(:func:`pr_review.evidence.grammars.bound_checks`). What counts is a bound newly enforced (a
+bound name no file of the PR checked before) or no longer enforced anywhere in the PR's files:
+a check moved, repeated, re-worded or off by one (``>`` to ``>=``) against a bound that was
+already enforced is no change (retry counts and timeouts re-checked in a refactor stay yellow).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+
+from pr_review.evidence.grammars import BoundCheck, bound_checks, language_of
+from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+FACTOR = "input-limit-changed"
+MAX_BYTES = 1_000_000
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_BOUND_WORDS = frozenset({"max", "maximum", "limit", "limits"})
+_REFUSING = re.compile(
+    r"(?i)(error|errorf|exception|abort|panic|reject|deny|forbid|toolarge|toomany|^err)"
+)
+_OPS: dict[type[ast.cmpop], str] = {ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">="}
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
+    # (path, source, holds a bound check)
+    ("a.py", ("def f(self, part):\n    if len(part) > self.max_part_size:\n"
+     "        raise MultiPartException('too big')\n"), True),
+    ("a.py", "def f(n, MAX_FIELDS):\n    if MAX_FIELDS < n:\n        abort(413)\n", True),
+    ("a.go", "package p\nfunc f() {\n\tif len(p.params) > maxParams {\n\t\tpanic(\"x\")\n\t}\n}\n",
+     True),
+    ("a.go", ("package p\nfunc f(n int) error {\n\tif n >= s.MaxSize {\n\t\treturn ErrTooLarge\n"
+     "\t}\n\treturn nil\n}\n"), True),
+    ("a.ts", "function f(size: number) { if (size > this.bodyLimit) { throw new Error('x') } }\n",
+     True),
+    ("a.js", "function f(n) { if (n > opts.parameterLimit) return reply.code(413).send() }\n",
+     True),
+    # not bound checks: no bound name, no refusal, or a call rather than a name
+    ("a.py", "def f(n, size):\n    if n > size:\n        raise ValueError(n)\n", False),
+    ("a.py", ("def f(items, max_items):\n    if len(items) > max_items:\n"
+     "        items = items[:max_items]\n"), False),
+    ("a.go", ("package p\nfunc f(a, b int) int {\n\tif a > max(b, 1) {\n\t\tpanic(\"x\")\n\t}\n"
+     "\treturn a\n}\n"), False),
+    ("a.ts", "function f(w: number) { if (w > maxWidth) { return w } }\n", False),
+)
+"""Sources and whether they hold a bound check: run as tests."""
+
+
+def is_bound(name: str) -> bool:
+    """Whether a name's words say it is an upper bound: ``maxParams``, ``MAX_SIZE``,
+    ``body_limit``; not ``maximize``, ``climit`` or ``size``."""
+    words = {w.lower() for part in name.split("_") for w in _WORDS.findall(part)}
+    return not words.isdisjoint(_BOUND_WORDS)
+
+
+def _refusing_call(name: str) -> bool:
+    return _REFUSING.search(name) is not None
+
+
+def _name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _python_refuses(body: Sequence[ast.stmt]) -> bool:
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Raise):
+                return True
+            if isinstance(node, ast.Call):
+                func = node.func
+                callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if _refusing_call(callee):
+                    return True
+            if (
+                isinstance(node, ast.Constant)
+                and type(node.value) is int
+                and 400 <= node.value <= 431
+            ):
+                return True
+    return False
+
+
+def _python_checks(source: str) -> list[BoundCheck] | None:
+    tree = parse_python(source)
+    if tree is None:
+        return None
+    out: list[BoundCheck] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If | ast.While) or not _python_refuses(node.body):
+            continue
+        for compare in ast.walk(node.test):
+            if not isinstance(compare, ast.Compare):
+                continue
+            operands = [compare.left, *compare.comparators]
+            for i, op in enumerate(compare.ops):
+                symbol = _OPS.get(type(op))
+                if symbol is None:
+                    continue
+                left, right = _name(operands[i]), _name(operands[i + 1])
+                if right is not None and is_bound(right):
+                    found = (symbol, right)
+                elif left is not None and is_bound(left):
+                    found = (_FLIPPED[symbol], left)
+                else:
+                    continue
+                out.append(BoundCheck(*found, node.lineno, ast.unparse(node.test)))
+    return out
+
+
+def checks(path: str, source: str | None) -> list[BoundCheck] | None:
+    """The bound checks of a source at ``path``; None when it cannot be read on a tree."""
+    if source is None or len(source) > MAX_BYTES:
+        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        return _python_checks(source)
+    return bound_checks(path, source, is_bound, _refusing_call)
+
+
+def _key(check: BoundCheck) -> str:
+    return check.bound.lower()
+
+
+def _readable(f: FileDiff) -> bool:
+    return not f.binary and (f.path.endswith(PYTHON_EXTENSIONS) or language_of(f.path) is not None)
+
+
+def limit_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
+    """One red factor per file with a check on a bound that no file of the PR checked before
+    (newly enforced), or on one that no file of the PR checks any more (no longer enforced)."""
+    sides: dict[str, tuple[list[BoundCheck], list[BoundCheck]]] = {}
+    for f in files:
+        if not _readable(f):
+            continue
+        old_path = f.old_path or f.path
+        old = [] if f.status is FileStatus.ADDED else checks(old_path, base.read(old_path)) or []
+        new = [] if f.status is FileStatus.DELETED else checks(f.path, head.read(f.path)) or []
+        if old or new:
+            sides[f.path] = (old, new)
+    before = {_key(c) for old, _ in sides.values() for c in old}
+    after = {_key(c) for _, new in sides.values() for c in new}
+    out: list[RiskFactor] = []
+    for path, (old, new) in sides.items():
+        added = [c for c in new if _key(c) not in before]
+        removed = [c for c in old if _key(c) not in after]
+        if not added and not removed:
+            continue
+        first, verb, side = (
+            (added[0], "newly enforced", "")
+            if added
+            else (removed[0], "no longer enforced", " of the base file")
+        )
+        out.append(
+            RiskFactor(
+                factor=FACTOR,
+                files=(path,),
+                severity=FactorSeverity.RED,
+                why=f"a bound {verb}: `{first.bound}` (line {first.line}{side}: `if "
+                f"{first.code}` refuses beyond it; {len(added)} check(s) added, {len(removed)} "
+                "removed): bounds on sizes and counts are how resource-exhaustion fixes land "
+                "and how they are undone",
+            )
+        )
+    return out
