@@ -512,6 +512,47 @@ def test_a_dispatch_return_is_not_a_guard() -> None:
     assert "guard-removed:red" not in factors
 
 
+_STATIC = (
+    "class Static:\n"
+    "    async def handle(self, request):\n"
+    "        name = request.match_info['filename']\n"
+    "        return self.serve(self.root.joinpath(name))\n"
+)
+_REFUSAL = ["        if Path(name).anchor:", "            raise HTTPForbidden()"]
+
+
+def test_an_access_refusal_added_to_a_handler_is_red_and_names_it() -> None:
+    # Shape of a real traversal fix: an absolute name now refused with 403.
+    head = _STATIC.replace(
+        "        return self.serve", "\n".join(_REFUSAL) + "\n        return self.serve"
+    )
+    lane, factors = _risk(
+        files=[file_diff("pkg/static.py", _REFUSAL, start=4)],
+        base={"pkg/static.py": _STATIC},
+        head={"pkg/static.py": head},
+    )
+    assert lane is Lane.RED
+    why = factors["access-control-added:red"].why
+    assert "Static.handle" in why and "raise HTTPForbidden()" in why
+
+
+def test_an_access_check_moved_from_another_file_or_a_plain_guard_added_is_not_added() -> None:
+    check = "    if not user.is_admin:\n        abort(403)\n"
+    base_views = "def edit(user):\n    return save(user)\n"
+    base_old = "def legacy(user):\n" + check + "    return save(user)\n"
+    head_views = "def edit(user):\n" + check + "    if not items:\n        return None\n"
+    head_views += "    return save(user)\n"
+    _, factors = _risk(
+        files=[
+            file_diff("app/views.py", head_views.splitlines()[1:5], start=2),
+            file_diff("app/old.py", [], base_old.splitlines(), status=FileStatus.DELETED),
+        ],
+        base={"app/views.py": base_views, "app/old.py": base_old},
+        head={"app/views.py": head_views},
+    )
+    assert "access-control-added:red" not in factors
+
+
 # -- other languages on tree-sitter trees ------------------------------------------------------
 
 _JS = (

@@ -27,7 +27,8 @@ def test_a_name_or_count_factor_is_yellow_at_most(entry: NotTransferable) -> Non
 @pytest.mark.parametrize(
     "factor",
     ["secrets", "crypto", "sql-construction", "access-control-removed", "sink-code-eval",
-     "ci-trust", "migration", "check-then-act", "money-movement", "security-advisory"],
+     "ci-trust", "migration", "check-then-act", "money-movement", "security-advisory",
+     "access-control-added", "input-limit-changed", "sink-proxy-header", "sink-object-key"],
 )  # fmt: skip
 def test_transferable_evidence_keeps_red(factor: str) -> None:
     red = RiskFactor(factor=factor, files=("a.py",), severity=FactorSeverity.RED, why="x")

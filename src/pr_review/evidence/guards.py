@@ -5,7 +5,10 @@ or an early exit (an ``if`` whose body ends by returning, raising, ``abort(...)`
 continuing or breaking). A function that exists on both sides and holds fewer guards than
 before, one of which is gone from the whole file (not moved into a helper), lost a guard:
 ``@require_permission("approve")`` dropped from an endpoint is that, whatever its name.
-A rewritten guard (same count) is not reported: it may be a refactor.
+A rewritten guard (same count) is not reported: it may be a refactor. The converse counts
+too when the guard is access control: a function that gains an access check found nowhere in
+the PR's base files (``if filename.anchor: raise HTTPForbidden()`` added to a static-file
+handler) changes who gets through, which is how authorization and traversal fixes land.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pr_review.sources.model import RepoTree
 
 FACTOR = "guard-removed"
 ACCESS_FACTOR = "access-control-removed"
+ADDED_FACTOR = "access-control-added"
 
 _ACCESS_CONTROL = re.compile(
     r"(?i)(auth|login|logged_in|permission|\bperms?\b|has_perm|\broles?\b|admin|superuser|"
@@ -113,45 +117,95 @@ def lost_guards(
     return out
 
 
+def gained_access_guards(
+    old: str, new: str, elsewhere: Counter[str] | None = None
+) -> list[LostGuard] | None:
+    """Access-control guards of functions on both sides that are new: in neither ``old`` nor
+    ``elsewhere`` (the PR's other base files); None when either side does not parse."""
+    before, after = guards(old), guards(new)
+    if before is None or after is None:
+        return None
+    known = Counter(g for entries in before.values() for g, _ in entries)
+    known.update(elsewhere or Counter())
+    return [
+        LostGuard(scope, guard, line)
+        for scope, entries in after.items()
+        if scope in before
+        for guard, line in entries
+        if is_access_control(guard) and not known[guard]
+    ]
+
+
 def _python(f: FileDiff) -> bool:
     return f.path.endswith((".py", ".pyi")) and not f.binary
 
 
+def _all_guards(texts: dict[str, str | None]) -> dict[str, Counter[str]]:
+    out: dict[str, Counter[str]] = {}
+    for path, text in texts.items():
+        found = guards(text) if text is not None else None
+        out[path] = Counter(g for entries in (found or {}).values() for g, _ in entries)
+    return out
+
+
+def _others(every: dict[str, Counter[str]], path: str) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for other, found in every.items():
+        if other != path:
+            out.update(found)
+    return out
+
+
 def guard_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
-    """One red factor per Python file whose functions lost a guard, naming the first."""
+    """One red factor per Python file whose functions lost a guard, naming the first; one per
+    file whose functions gained an access check no base file of the PR had."""
     candidates = [f for f in files if _python(f) and f.status is FileStatus.MODIFIED]
     if not candidates:
         return []
-    heads = {
-        f.path: head.read(f.path)
-        for f in files
-        if _python(f) and f.status is not FileStatus.DELETED
-    }
-    found = {p: guards(t) if t is not None else None for p, t in heads.items()}
+    heads = _all_guards(
+        {
+            f.path: head.read(f.path)
+            for f in files
+            if _python(f) and f.status is not FileStatus.DELETED
+        }
+    )
+    bases = _all_guards(
+        {
+            f.old_path or f.path: base.read(f.old_path or f.path)
+            for f in files
+            if _python(f) and f.status is not FileStatus.ADDED
+        }
+    )
     out: list[RiskFactor] = []
     for f in candidates:
-        old, new = base.read(f.path), heads.get(f.path)
+        old, new = base.read(f.path), head.read(f.path)
         if old is None or new is None:
             continue
-        elsewhere = Counter(
-            g
-            for path, entries in found.items()
-            if path != f.path and entries is not None
-            for scoped in entries.values()
-            for g, _ in scoped
-        )
-        lost = lost_guards(old, new, elsewhere)
-        if not lost:
-            continue
-        access = [g for g in lost if is_access_control(g.guard)]
-        first = (access or lost)[0]
-        out.append(
-            RiskFactor(
-                factor=ACCESS_FACTOR if access else FACTOR,
-                files=(f.path,),
-                severity=FactorSeverity.RED,
-                why=f"`{first.scope}` lost its guard `{first.guard}` (line {first.line} of the "
-                f"base file), which no other function took over; {len(lost)} guard(s) lost",
+        lost = lost_guards(old, new, _others(heads, f.path))
+        if lost:
+            access = [g for g in lost if is_access_control(g.guard)]
+            first = (access or lost)[0]
+            out.append(
+                RiskFactor(
+                    factor=ACCESS_FACTOR if access else FACTOR,
+                    files=(f.path,),
+                    severity=FactorSeverity.RED,
+                    why=f"`{first.scope}` lost its guard `{first.guard}` (line {first.line} of "
+                    f"the base file), which no other function took over; {len(lost)} guard(s) "
+                    "lost",
+                )
             )
-        )
+        gained = gained_access_guards(old, new, _others(bases, f.path))
+        if gained:
+            first = gained[0]
+            out.append(
+                RiskFactor(
+                    factor=ADDED_FACTOR,
+                    files=(f.path,),
+                    severity=FactorSeverity.RED,
+                    why=f"`{first.scope}` gained the access check `{first.guard}` (line "
+                    f"{first.line}), found in no base file of the PR: who gets through changes; "
+                    f"{len(gained)} check(s) added",
+                )
+            )
     return out
