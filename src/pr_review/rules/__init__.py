@@ -70,6 +70,8 @@ class SinkCategory(StrEnum):
     """Regular expressions that decide a URL's scheme or host: SSRF and redirect bypasses."""
     VALIDATION = "validation"
     """Anchored regular expressions that accept or reject input: validation bypasses."""
+    PROXY_HEADER = "proxy-header"
+    """Reading or writing X-Forwarded-*/X-Real-IP: who the client is, spoofing lives here."""
 
 
 class SinkLane(StrEnum):

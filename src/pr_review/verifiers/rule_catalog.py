@@ -467,6 +467,8 @@ SINK_FIX = {
     "Object.create(null).",
     "redos": "Anchor the pattern or replace it with string methods (trimEnd, endsWith).",
     "url-parse": "Parse with the URL parser and compare scheme and host exactly.",
+    "proxy-header": "Trust forwarding headers only from configured proxies; overwrite (Set), "
+    "never append to, the client address you forward.",
     "validation": "Anchor both ends (`^...$`) and keep the accepted class as narrow as the "
     "format allows.",
 }
