@@ -36,6 +36,7 @@ HALVES = {
     "report": ROOT / "bench" / "corpora" / "report",
     "holdout": ROOT / "bench" / "corpora" / "holdout",
     "holdout2": ROOT / "bench" / "corpora" / "holdout2",
+    "holdout3": ROOT / "bench" / "corpora" / "holdout3",
     "shared": ROOT.parent / "shared" / "corpus" / "real",
 }
 NEUTRAL = "Update code"

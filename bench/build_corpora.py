@@ -67,6 +67,9 @@ REPOS = {
     "werkzeug": ("pallets/werkzeug", "python", "WSGI toolkit"),
     "tornado": ("tornadoweb/tornado", "python", "web framework and server"),
     "h3": ("unjs/h3", "typescript", "HTTP framework"),
+    "chi": ("go-chi/chi", "go", "HTTP router"),
+    "python-multipart": ("Kludex/python-multipart", "python", "multipart parser"),
+    "jinja": ("pallets/jinja", "python", "template engine"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
@@ -96,7 +99,7 @@ def mirror(mirrors: Path, slug: str) -> Path:
 def split() -> dict[str, str]:
     """Short repository name -> half (tune/report), from corpora/split.json."""
     data = json.loads((CORPORA / "split.json").read_text())
-    halves = ("tune", "report", "holdout", "holdout2")
+    halves = ("tune", "report", "holdout", "holdout2", "holdout3")
     by_slug = {slug: half for half in halves for slug in data.get(half, ())}
     return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
 

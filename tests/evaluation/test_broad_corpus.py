@@ -18,7 +18,7 @@ from pr_review.evaluation.corpus import load_corpus
 CORPORA = Path(__file__).resolve().parents[2] / "bench" / "corpora"
 
 
-HALVES = ("tune", "report", "holdout", "holdout2")
+HALVES = ("tune", "report", "holdout", "holdout2", "holdout3")
 
 
 def _split() -> dict[str, list[str]]:
