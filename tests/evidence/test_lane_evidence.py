@@ -291,3 +291,93 @@ def test_a_typing_only_change_to_a_tls_parameter_is_no_tls_change() -> None:
     )  # fmt: skip
     assert lane is Lane.RED  # a real change beside the annotation is still read
     assert "crypto:red" in factors
+
+
+_REDIRECT_CLASS = (
+    "class RequestRedirect(Exception):\n"
+    "    def get_response(self, url):\n"
+    "        if not url.startswith('/'):\n"
+    "            raise ValueError(url)\n"
+    "        return redirect(url, 308)\n"
+)
+
+
+def test_a_security_named_class_moved_to_another_file_unchanged_is_not_a_decision_change() -> None:
+    # Shape of a router rewrite that moved its exceptions into their own module.
+    base_routing = "import os\n\n" + _REDIRECT_CLASS + "\ndef build(rule):\n    return rule\n"
+    head_routing = "import os\n\ndef build(rule):\n    return rule\n"
+    _, factors = _risk(
+        files=[
+            file_diff("pkg/routing.py", [], _REDIRECT_CLASS.splitlines(), start=3),
+            file_diff("pkg/exceptions.py", _REDIRECT_CLASS.splitlines(), status=FileStatus.ADDED),
+        ],
+        base={"pkg/routing.py": base_routing},
+        head={"pkg/routing.py": head_routing, "pkg/exceptions.py": _REDIRECT_CLASS},
+    )
+    assert "security-check-changed:red" not in factors
+
+
+def test_a_security_named_class_moved_and_changed_is_still_a_decision_change() -> None:
+    changed = _REDIRECT_CLASS.replace("if not url.startswith('/')", "if not url")
+    base_routing = "import os\n\n" + _REDIRECT_CLASS
+    lane, factors = _risk(
+        files=[
+            file_diff("pkg/routing.py", [], _REDIRECT_CLASS.splitlines(), start=3),
+            file_diff("pkg/exceptions.py", changed.splitlines(), status=FileStatus.ADDED),
+        ],
+        base={"pkg/routing.py": base_routing},
+        head={"pkg/routing.py": "import os\n", "pkg/exceptions.py": changed},
+    )
+    assert lane is Lane.RED
+    assert "security-check-changed:red" in factors
+
+
+_HOST = (
+    "export function getRequestHost(event) {\n"
+    "  const host = event.request.headers.get('x-forwarded-host')\n"
+    "  return host || event.request.headers.get('host')\n"
+    "}\n"
+)
+
+
+def test_a_forwarding_header_read_after_a_receiver_rename_is_no_rewrite() -> None:
+    head = _HOST.replace("event.request.", "event.req.")
+    _, factors = _risk(
+        files=[file_diff("src/request.ts", head.splitlines()[1:3], _HOST.splitlines()[1:3],
+                         start=2)],
+        base={"src/request.ts": _HOST}, head={"src/request.ts": head},
+    )  # fmt: skip
+    assert not any(k.startswith("sink-proxy-header") for k in factors)
+
+
+_FORWARD = (
+    "package proxy\n\nfunc Forward(c *fiber.Ctx) error {\n"
+    '\tc.Request().Header.Add("X-Real-IP", c.IP())\n'
+    "\treturn nil\n}\n"
+)
+
+
+def test_a_forwarded_client_address_appended_then_overwritten_is_red() -> None:
+    # Shape of a real spoofing fix: Add kept the client's own X-Real-IP in front.
+    head = _FORWARD.replace("Header.Add", "Header.Set")
+    lane, factors = _risk(
+        files=[file_diff("proxy.go", [head.splitlines()[3]], [_FORWARD.splitlines()[3]],
+                         start=4)],
+        base={"proxy.go": _FORWARD}, head={"proxy.go": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "X-Real-IP" in factors["sink-proxy-header:red"].why
+
+
+def test_a_null_prototype_object_for_parsed_input_is_red() -> None:
+    base = (
+        "export function readForm(entries) {\n  const form = {}\n  return fill(form, entries)\n}\n"
+    )
+    head = base.replace("const form = {}", "const form = Object.create(null)")
+    lane, factors = _risk(
+        files=[file_diff("src/body.ts", [head.splitlines()[1]], [base.splitlines()[1]],
+                         start=2)],
+        base={"src/body.ts": base}, head={"src/body.ts": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "Object.create(null)" in factors["sink-object-key:red"].why

@@ -5,8 +5,11 @@ A change inside a function named for authentication, redirects, escaping or sign
 function *does* at a decision: a condition or comparison, a refusal (raise, throw, panic) or a
 call (an escape, a check, a header). Typing-only changes (annotations, ``cast``, code under
 ``if TYPE_CHECKING``, TypeScript types), formatting, comments and renames of unused names
-change none of these. Python is read with :mod:`ast`, other languages with tree-sitter
-(:func:`pr_review.evidence.grammars.decision_atoms`).
+change none of these; nor does a condition that only renamed what it reads, with its
+operators, literals, plain names and the last name of each member access kept
+(``event.request.method === 'OPTIONS'`` -> ``event.req.method === 'OPTIONS'`` in a refactor
+that renamed ``request`` everywhere). Python is read with :mod:`ast`, other languages with
+tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?).
 """
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 
 from pr_review.evidence import grammars
 from pr_review.evidence.grammars import Scope, Tree
+from pr_review.evidence.lexing import mask_receivers
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, find_scope, python_scopes
 
@@ -202,9 +206,39 @@ def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChang
     before, after = old or Counter(), new or Counter()
     if before == after:
         return None
-    added = tuple(sorted((after - before).elements(), key=_weight))
-    removed = tuple(sorted((before - after).elements(), key=_weight))
+    came, gone = after - before, before - after
+    renamed = Counter(map(_shape, _checks(came))) & Counter(map(_shape, _checks(gone)))
+    added = tuple(sorted(_unpaired(came, renamed), key=_weight))
+    removed = tuple(sorted(_unpaired(gone, renamed), key=_weight))
+    if not added and not removed:
+        return None
     return DecisionChange(added=added, removed=removed)
+
+
+def _shape(atom: str) -> str:
+    """A check with the receivers of its member accesses masked (:func:`mask_receivers`):
+    ``event.req.headers.get("cookie")`` and ``event.request.headers.get("cookie")`` have one
+    shape; ``isinstance(issuer, str)`` and ``isinstance(issuer, Sequence)`` do not, nor do
+    ``iss not in issuer`` and ``issuer != iss``."""
+    return mask_receivers(atom.removeprefix("check "))
+
+
+def _checks(atoms: Counter[str]) -> list[str]:
+    return [a for a in atoms.elements() if a.startswith("check ")]
+
+
+def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
+    """``atoms`` without the checks that only renamed what they read (``renamed``: shapes
+    found on both sides, each pairing off once)."""
+    left = Counter(renamed)
+    out: list[str] = []
+    for atom in atoms.elements():
+        shape = _shape(atom) if atom.startswith("check ") else None
+        if shape is not None and left[shape] > 0:
+            left[shape] -= 1
+            continue
+        out.append(atom)
+    return out
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
@@ -261,6 +295,18 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "fmt.Errorf(\"%w by %s\", ErrTokenExpired, d.Truncate(time.Second)))\n}\n"
         ),
         False,
+    ),
+    (
+        "a.ts",
+        "function isPreflight(event) {\n  return event.request.method === 'OPTIONS' && !!o\n}\n",
+        "function isPreflight(event) {\n  return event.req.method === 'OPTIONS' && !!o\n}\n",
+        False,
+    ),
+    (
+        "a.ts",
+        "function isPreflight(event) {\n  return event.request.method === 'OPTIONS' && !!o\n}\n",
+        "function isPreflight(event) {\n  return event.req.method !== 'OPTIONS' && !!o\n}\n",
+        True,
     ),
     (
         "a.py",

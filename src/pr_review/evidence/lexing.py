@@ -251,3 +251,21 @@ def _strip_python(text: str) -> str | None:
                 if chars[i] not in "\r\n":
                     chars[i] = " "
     return "".join("".join(chars) for chars in out)
+
+
+_LITERAL_OR_RECEIVER = re.compile(
+    r"(\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`)|([A-Za-z_$][\w$]*)(?=\.)"
+)
+
+
+def mask_receivers(code: str) -> str:
+    """``code`` with its whitespace normalised and every name followed by ``.`` masked as
+    ``_`` (strings, operators, plain names and the last name of each member access kept):
+    what a refactor that renamed a receiver everywhere (``event.request`` -> ``event.req``)
+    leaves unchanged. ``c.Request().Header.Add("X-Real-IP", ip)`` and ``...Header.Set(...)``
+    still differ."""
+
+    def mask(m: re.Match[str]) -> str:
+        return m.group(0) if m.group(2) is None else "_"
+
+    return _LITERAL_OR_RECEIVER.sub(mask, " ".join(code.split()))
