@@ -11,6 +11,7 @@ whole words of an identifier (``get_netrc_auth`` has ``auth``; ``author`` does n
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -233,11 +234,43 @@ def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
     return out
 
 
+class _OtherFiles:
+    """The PR's files on each side, each parsed once when first asked: where a function that
+    left one file (or came into one) may have gone (or come from)."""
+
+    def __init__(self, files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> None:
+        self._paths = {
+            "base": [f.old_path or f.path for f in files if f.status is not FileStatus.ADDED],
+            "head": [f.path for f in files if f.status is not FileStatus.DELETED],
+        }
+        self._trees = {"base": base, "head": head}
+        self._parsed: dict[tuple[str, str], SourceDecisions] = {}
+
+    def moved(
+        self, side: str, chain: tuple[str, ...], atoms: Counter[str] | None, here: str
+    ) -> bool:
+        """Whether a scope named ``chain`` (any module) with the same decisions is in another
+        file of the PR on ``side``: a function or class moved between files, unchanged."""
+        if atoms is None:
+            return False
+        for path in self._paths[side]:
+            if path == here:
+                continue
+            key = (side, path)
+            if key not in self._parsed:
+                self._parsed[key] = SourceDecisions(path, self._trees[side].read(path))
+            found = self._parsed[key].scope(("", *chain[1:]))
+            if found is not None and self._parsed[key].atoms_at(found) == atoms:
+                return True
+        return False
+
+
 def security_scope_factors(
     files: Sequence[FileDiff], code: Collection[str], base: RepoTree, head: RepoTree
 ) -> list[RiskFactor]:
     """One factor per file and severity, naming the first line, its scope and the word."""
     out: list[RiskFactor] = []
+    others = _OtherFiles(files, base, head)
     for f in files:
         if f.path not in code or f.binary or not f.patch_available:
             continue
@@ -264,14 +297,18 @@ def security_scope_factors(
                     f"{len(chosen)} changed line(s) in such scopes",
                 )
             )
-        check = _check_changed(f, [h for h in hits if h.severity is RED], base, head)
+        check = _check_changed(f, [h for h in hits if h.severity is RED], base, head, others)
         if check is not None:
             out.append(check)
     return out
 
 
 def _check_changed(
-    f: FileDiff, hits: Sequence[ScopeHit], base: RepoTree, head: RepoTree
+    f: FileDiff,
+    hits: Sequence[ScopeHit],
+    base: RepoTree,
+    head: RepoTree,
+    others: _OtherFiles,
 ) -> RiskFactor | None:
     """Red when a function named for a security concern changes what it decides, refuses or
     calls (on both sides' syntax trees): the name says what the code is for, the tree says
@@ -287,10 +324,13 @@ def _check_changed(
             continue  # module-level lines (imports, constants) are no function's decision
         seen.add(chain)
         before, after = old_side.scope(chain), new_side.scope(chain)
-        change = compare(
-            None if before is None else old_side.atoms_at(before),
-            None if after is None else new_side.atoms_at(after),
-        )
+        old_atoms = None if before is None else old_side.atoms_at(before)
+        new_atoms = None if after is None else new_side.atoms_at(after)
+        if before is None and others.moved("base", chain, new_atoms, f.old_path or f.path):
+            continue  # came from another file of the PR, deciding the same
+        if after is None and others.moved("head", chain, old_atoms, f.path):
+            continue  # went to another file of the PR, deciding the same
+        change = compare(old_atoms, new_atoms)
         if change is None:
             continue
         where = f"line {after.start}" if after is not None else "the base file"
