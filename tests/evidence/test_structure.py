@@ -9,6 +9,7 @@ import pytest
 
 from pr_review.evidence import grammars
 from pr_review.evidence.ci import CI_RULES, CiRule, actions_used, ci_factor, is_ci
+from pr_review.evidence.guards import is_access_denial
 from pr_review.evidence.lexing import strip_strings
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import module_name, scoped_lines, words
@@ -533,7 +534,8 @@ def test_an_access_refusal_added_to_a_handler_is_red_and_names_it() -> None:
     )
     assert lane is Lane.RED
     why = factors["access-control-added:red"].why
-    assert "Static.handle" in why and "raise HTTPForbidden()" in why
+    assert "Static.handle" in why
+    assert "raise HTTPForbidden()" in why
 
 
 def test_an_access_check_moved_from_another_file_or_a_plain_guard_added_is_not_added() -> None:
@@ -622,3 +624,21 @@ def test_secrets_verifier_reports_loopback_url_credentials_as_information() -> N
     real = 'DB = "postgres://admin:s3cr3tP4ss9@db.internal:5432/app"'
     leaked = _finding("app/s.py", 1, {"url_credentials"}, {"Basic Auth Credentials"}, real)
     assert leaked.severity is VerifierSeverity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("guard", "denial"),
+    [
+        ("if Path(name).anchor: raise HTTPForbidden()", True),
+        ("if not user.is_admin: abort(403)", True),
+        ("if request.user != order.owner: raise PermissionDenied", True),
+        ("@login_required", True),
+        ("if field.translate(None, TOKEN_CHARS): raise MultipartParseError(msg)", False),
+        ("if not token: raise ValueError('empty')", False),
+        ("@functools.cache", False),
+    ],
+)
+def test_a_gained_guard_is_access_control_only_when_it_denies_access(
+    guard: str, denial: bool
+) -> None:
+    assert is_access_denial(guard) is denial

@@ -44,6 +44,26 @@ Not: ``if not items: return``, ``@functools.cache``, ``if value is None: return 
 def is_access_control(guard: str) -> bool:
     """Whether a guard's text (decorator or ``if <test>: refuse``) is an access check."""
     return _ACCESS_CONTROL.search(guard) is not None
+
+
+_DENIAL = re.compile(
+    r"(?i)(forbidden|unauthori[sz]ed|permission|access_?denied|not_?authenticated|"
+    r"authentication_?failed|login|\b40[13]\b)"
+)
+"""What makes a *new* guard an access check: it refuses with a denial (``HTTPForbidden()``,
+``PermissionDenied``, ``abort(401)``), or it is an access-control decorator. A parser's
+``if field.translate(None, TOKEN_CHARS): raise ParseError`` speaks of HTTP tokens, not of
+access: the words of a test are enough to call a lost guard access control (losing it is the
+risk), not a gained one."""
+
+
+def is_access_denial(guard: str) -> bool:
+    """Whether a gained guard denies access: a decorator that is an access check, or an
+    ``if`` whose refusal (after its test) is a denial."""
+    if guard.startswith("@"):
+        return is_access_control(guard)
+    refusal = guard.rpartition(": ")[2]
+    return _DENIAL.search(refusal) is not None
 _EXIT_CALLS = frozenset({"abort", "exit", "deny", "forbid", "reject", "fail"})
 
 
@@ -132,7 +152,7 @@ def gained_access_guards(
         for scope, entries in after.items()
         if scope in before
         for guard, line in entries
-        if is_access_control(guard) and not known[guard]
+        if is_access_denial(guard) and not known[guard]
     ]
 
 
