@@ -2,12 +2,12 @@
 
 Red blocks a merge until a person acknowledges it, so it is given only by evidence whose
 meaning does not depend on the repository or its language: a credential; an access-control
-check removed or added; request input newly reaching a dangerous sink, or the code a fix of such
-a sink rewrites; a bound on input size or count newly enforced or no longer enforced; TLS, cookie, hashing or crypto
-settings weakened; CI trust widened; dependency sources changed; destructive migrations;
-money moved by a payment call; a shared store read then written non-atomically; a security
-advisory the PR cites; a reviewer's corroborated critical security finding; the repository's
-own overrides.
+check removed or added; request input newly reaching a dangerous sink, or the code a fix of
+such a sink rewrites; a bound on input size or count newly enforced or no longer enforced;
+TLS, cookie, hashing or crypto settings weakened; CI trust widened; dependency sources
+changed; destructive migrations; money moved by a payment call; a shared store read then
+written non-atomically; a security advisory the PR cites; a reviewer's corroborated critical
+security finding; the repository's own overrides.
 
 Factors keyed to a name, a count or generic code contribute yellow at most (:data:`YELLOW_AT_MOST`,
 each with why and an example of what raised it red before). They are kept in the pack, named,
