@@ -170,6 +170,13 @@ SCOPE_RULES: tuple[ScopeRule, ...] = (
         ("versioning", "verbose"),
     ),
     ScopeRule(
+        frozenset({"sandbox", "sandboxed", "sandboxing"}),
+        RED,
+        "a sandbox (what untrusted code or templates may reach)",
+        ("SandboxedEnvironment", "sandbox", "is_sandboxed"),
+        ("sandboxes_dir", "sandbagging"),
+    ),
+    ScopeRule(
         frozenset({"session", "sessions"}),
         MODERATE,
         "session state",
