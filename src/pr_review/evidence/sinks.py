@@ -10,8 +10,8 @@ the base revision that the PR rewrote or removed (an open-redirect, XSS or ReDoS
 exactly such code); watched constructs (``report: false``: a redirect to a computed location,
 markup built by concatenation, a ``'__proto__'`` check, a URL or quadratic regular expression)
 count here only. The factor names the file, the line, what was matched and why it matters, in
-one line. A base hit whose code is still there with only a receiver renamed (``event.request``
--> ``event.req`` in a refactor) is not rewritten.
+one line. Code that only had a receiver renamed (``event.request`` -> ``event.req`` in a
+refactor) is the same hit on both sides: neither new nor rewritten.
 """
 
 from __future__ import annotations
@@ -35,13 +35,10 @@ _SPACE = re.compile(r"\s+")
 
 
 def _key(hit: SinkHit) -> tuple[str, str]:
-    return hit.rule_id, hit.code or _SPACE.sub("", hit.snippet)
-
-
-def _shape(hit: SinkHit) -> tuple[str, str]:
-    """A hit with its receivers masked: ``event.request.headers.get("x-forwarded-host")`` and
-    ``event.req.headers.get("x-forwarded-host")`` are the same code after a rename."""
-    return hit.rule_id, mask_receivers(hit.code or hit.snippet)
+    """A hit by rule and matched code, whitespace dropped and receivers masked:
+    ``event.request.headers.get("x-forwarded-host")`` and ``event.req.headers.get(...)`` are
+    the same code after a rename."""
+    return hit.rule_id, mask_receivers(hit.code or _SPACE.sub("", hit.snippet))
 
 
 def _hits(tree: RepoTree, path: str, language: str) -> list[SinkHit]:
@@ -69,19 +66,13 @@ def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> l
             sides[f.path] = (old, new)
     before = Counter(_key(h) for old, _ in sides.values() for h in old)
     after = Counter(_key(h) for _, new in sides.values() for h in new)
-    renamed = Counter(_shape(h) for _, new in sides.values() for h in new)
-    was_there = Counter(_shape(h) for old, _ in sides.values() for h in old)
     out: list[RiskFactor] = []
     for path, (old, new) in sides.items():
         seen: set[str] = set()
         for hit in new:
             key = _key(hit)
             if before[key]:
-                before[key] -= 1  # the same sink existed before (moved or unchanged)
-                was_there[_shape(hit)] -= 1
-                continue
-            if was_there[_shape(hit)] > 0:
-                was_there[_shape(hit)] -= 1  # it existed before, its receiver renamed
+                before[key] -= 1  # the same sink existed before (moved, unchanged or renamed)
                 continue
             if hit.category.value in seen:
                 continue
@@ -97,11 +88,7 @@ def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> l
         for hit in old:
             key = _key(hit)
             if after[key]:
-                after[key] -= 1  # still there (perhaps moved)
-                renamed[_shape(hit)] -= 1
-                continue
-            if renamed[_shape(hit)] > 0:
-                renamed[_shape(hit)] -= 1  # still there, its receiver renamed
+                after[key] -= 1  # still there (perhaps moved or its receiver renamed)
                 continue
             if hit.on_change is None or f"{hit.category.value} gone" in seen:
                 continue
