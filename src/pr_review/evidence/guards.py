@@ -105,24 +105,28 @@ def _guards_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[s
     return found
 
 
-def guards(source: str) -> dict[str, list[tuple[str, int]]] | None:
-    """Each function's guards (qualified name -> (guard, line)), or None when unparsable."""
+Guards = dict[str, list[tuple[str, int]]]
+"""Each function's guards: qualified name -> (guard, line)."""
+
+
+def guards(source: str) -> Guards | None:
+    """Each function's guards, or None when unparsable."""
     tree = parse_python(source)
     if tree is None:
         return None
     return {name: _guards_of(function) for name, function in functions(tree)}
 
 
+def _counted(found: Guards) -> Counter[str]:
+    return Counter(g for entries in found.values() for g, _ in entries)
+
+
 def lost_guards(
-    old: str, new: str, elsewhere: Counter[str] | None = None
-) -> list[LostGuard] | None:
-    """Guards lost by functions that exist on both sides; None when either side does not
-    parse. A guard found anywhere in ``new`` or in ``elsewhere`` (the PR's other head
-    files) was moved, not lost."""
-    before, after = guards(old), guards(new)
-    if before is None or after is None:
-        return None
-    everywhere = Counter(g for entries in after.values() for g, _ in entries)
+    before: Guards, after: Guards, elsewhere: Counter[str] | None = None
+) -> list[LostGuard]:
+    """Guards lost by functions that exist on both sides. A guard found anywhere in ``after``
+    or in ``elsewhere`` (the PR's other head files) was moved, not lost."""
+    everywhere = _counted(after)
     everywhere.update(elsewhere or Counter())
     out: list[LostGuard] = []
     for scope, entries in before.items():
@@ -138,14 +142,11 @@ def lost_guards(
 
 
 def gained_access_guards(
-    old: str, new: str, elsewhere: Counter[str] | None = None
-) -> list[LostGuard] | None:
-    """Access-control guards of functions on both sides that are new: in neither ``old`` nor
-    ``elsewhere`` (the PR's other base files); None when either side does not parse."""
-    before, after = guards(old), guards(new)
-    if before is None or after is None:
-        return None
-    known = Counter(g for entries in before.values() for g, _ in entries)
+    before: Guards, after: Guards, elsewhere: Counter[str] | None = None
+) -> list[LostGuard]:
+    """Access-control guards of functions on both sides that are new: in neither ``before``
+    nor ``elsewhere`` (the PR's other base files)."""
+    known = _counted(before)
     known.update(elsewhere or Counter())
     return [
         LostGuard(scope, guard, line)
@@ -160,19 +161,18 @@ def _python(f: FileDiff) -> bool:
     return f.path.endswith((".py", ".pyi")) and not f.binary
 
 
-def _all_guards(texts: dict[str, str | None]) -> dict[str, Counter[str]]:
-    out: dict[str, Counter[str]] = {}
-    for path, text in texts.items():
-        found = guards(text) if text is not None else None
-        out[path] = Counter(g for entries in (found or {}).values() for g, _ in entries)
-    return out
+def _side(tree: RepoTree, paths: list[str]) -> dict[str, Guards | None]:
+    """The guards of each file at ``paths`` on one side, each parsed once."""
+    texts = {path: tree.read(path) for path in paths}
+    return {path: None if text is None else guards(text) for path, text in texts.items()}
 
 
-def _others(every: dict[str, Counter[str]], path: str) -> Counter[str]:
+def _others(every: dict[str, Guards | None], path: str) -> Counter[str]:
+    """The guards of every file but ``path`` on one side."""
     out: Counter[str] = Counter()
     for other, found in every.items():
-        if other != path:
-            out.update(found)
+        if other != path and found is not None:
+            out.update(_counted(found))
     return out
 
 
@@ -182,23 +182,14 @@ def guard_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> 
     candidates = [f for f in files if _python(f) and f.status is FileStatus.MODIFIED]
     if not candidates:
         return []
-    heads = _all_guards(
-        {
-            f.path: head.read(f.path)
-            for f in files
-            if _python(f) and f.status is not FileStatus.DELETED
-        }
-    )
-    bases = _all_guards(
-        {
-            f.old_path or f.path: base.read(f.old_path or f.path)
-            for f in files
-            if _python(f) and f.status is not FileStatus.ADDED
-        }
+    python = [f for f in files if _python(f)]
+    heads = _side(head, [f.path for f in python if f.status is not FileStatus.DELETED])
+    bases = _side(
+        base, [f.old_path or f.path for f in python if f.status is not FileStatus.ADDED]
     )
     out: list[RiskFactor] = []
     for f in candidates:
-        old, new = base.read(f.path), head.read(f.path)
+        old, new = bases.get(f.old_path or f.path), heads.get(f.path)
         if old is None or new is None:
             continue
         lost = lost_guards(old, new, _others(heads, f.path))
