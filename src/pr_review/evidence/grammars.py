@@ -10,6 +10,7 @@ standard :mod:`ast` elsewhere (:mod:`pr_review.evidence.pyast`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -333,7 +334,8 @@ class BoundCheck:
 
 
 _ORDER = frozenset({"<", ">", "<=", ">="})
-_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+"""An ordering comparison with its operands swapped: ``max < n`` is ``n > max``."""
 _NAMES = frozenset(
     {"identifier", "member_expression", "selector_expression", "field_expression",
      "field_access", "scoped_identifier", "attribute", "property_identifier",
@@ -354,7 +356,7 @@ def _last_identifier(node: Any, data: bytes) -> str | None:
     return None
 
 
-def _refuses(node: Any, data: bytes, refusing_call: Any) -> bool:
+def _refuses(node: Any, data: bytes, refusing_call: Callable[[str], bool]) -> bool:
     """The block throws, panics, calls an error constructor or returns an error or a 4xx."""
     stack = [node]
     while stack:
@@ -379,7 +381,10 @@ def _refuses(node: Any, data: bytes, refusing_call: Any) -> bool:
 
 
 def bound_checks(
-    path: str, source: str | None, is_bound: Any, refusing_call: Any
+    path: str,
+    source: str | None,
+    is_bound: Callable[[str], bool],
+    refusing_call: Callable[[str], bool],
 ) -> list[BoundCheck] | None:
     """Every ``if`` of ``source`` whose condition compares (``<``, ``>``, ``<=``, ``>=``)
     something with a name ``is_bound`` accepts and whose consequence refuses
@@ -408,7 +413,9 @@ def bound_checks(
     return out
 
 
-def _comparisons(condition: Any, data: bytes, is_bound: Any) -> Any:
+def _comparisons(
+    condition: Any, data: bytes, is_bound: Callable[[str], bool]
+) -> Iterator[tuple[str, str]]:
     """(operator, bound) of each ordering comparison in ``condition`` with a bound operand,
     the bound turned to the right: ``max < n`` is ``n > max``."""
     stack = [condition]
@@ -420,7 +427,7 @@ def _comparisons(condition: Any, data: bytes, is_bound: Any) -> Any:
         if operator is None or operator.type not in _ORDER:
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        for side, op in ((right, operator.type), (left, _FLIPPED[operator.type])):
+        for side, op in ((right, operator.type), (left, FLIPPED[operator.type])):
             name = _last_identifier(side, data) if side is not None else None
             if name is not None and is_bound(name):
                 yield op, name

@@ -20,7 +20,7 @@ import ast
 import re
 from collections.abc import Sequence
 
-from pr_review.evidence.grammars import BoundCheck, bound_checks, language_of
+from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.schema.enums import FactorSeverity
@@ -29,7 +29,6 @@ from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 FACTOR = "input-limit-changed"
-MAX_BYTES = 1_000_000
 
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _BOUND_WORDS = frozenset({"max", "maximum", "limit", "limits"})
@@ -37,7 +36,6 @@ _REFUSING = re.compile(
     r"(?i)(error|errorf|exception|abort|panic|reject|deny|forbid|toolarge|toomany|^err)"
 )
 _OPS: dict[type[ast.cmpop], str] = {ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">="}
-_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     # (path, source, holds a bound check)
@@ -121,7 +119,7 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
                 if right is not None and is_bound(right):
                     found = (symbol, right)
                 elif left is not None and is_bound(left):
-                    found = (_FLIPPED[symbol], left)
+                    found = (FLIPPED[symbol], left)
                 else:
                     continue
                 out.append(BoundCheck(*found, node.lineno, ast.unparse(node.test)))
@@ -129,8 +127,9 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
 
 
 def checks(path: str, source: str | None) -> list[BoundCheck] | None:
-    """The bound checks of a source at ``path``; None when it cannot be read on a tree."""
-    if source is None or len(source) > MAX_BYTES:
+    """The bound checks of a source at ``path``; None when it cannot be read on a tree (no
+    grammar, unparsable, or larger than the parsers read)."""
+    if source is None:
         return None
     if path.endswith(PYTHON_EXTENSIONS):
         return _python_checks(source)
