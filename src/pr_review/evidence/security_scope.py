@@ -241,9 +241,10 @@ def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
     return out
 
 
-class _OtherFiles:
-    """The PR's files on each side, each parsed once when first asked: where a function that
-    left one file (or came into one) may have gone (or come from)."""
+class _Sides:
+    """The PR's files on each side, each parsed once when first asked: the file a security
+    function is in, and where a function that left it (or came into it) may have gone (or
+    come from)."""
 
     def __init__(self, files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> None:
         self._paths = {
@@ -252,6 +253,13 @@ class _OtherFiles:
         }
         self._trees = {"base": base, "head": head}
         self._parsed: dict[tuple[str, str], SourceDecisions] = {}
+
+    def parsed(self, side: str, path: str) -> SourceDecisions:
+        """The file at ``path`` on ``side`` (``base`` or ``head``), read and parsed once."""
+        key = (side, path)
+        if key not in self._parsed:
+            self._parsed[key] = SourceDecisions(path, self._trees[side].read(path))
+        return self._parsed[key]
 
     def moved(
         self, side: str, chain: tuple[str, ...], atoms: Counter[str] | None, here: str
@@ -263,11 +271,9 @@ class _OtherFiles:
         for path in self._paths[side]:
             if path == here:
                 continue
-            key = (side, path)
-            if key not in self._parsed:
-                self._parsed[key] = SourceDecisions(path, self._trees[side].read(path))
-            found = self._parsed[key].scope(("", *chain[1:]))
-            if found is not None and self._parsed[key].atoms_at(found) == atoms:
+            other = self.parsed(side, path)
+            found = other.scope(("", *chain[1:]))
+            if found is not None and other.atoms_at(found) == atoms:
                 return True
         return False
 
@@ -277,7 +283,7 @@ def security_scope_factors(
 ) -> list[RiskFactor]:
     """One factor per file and severity, naming the first line, its scope and the word."""
     out: list[RiskFactor] = []
-    others = _OtherFiles(files, base, head)
+    sides = _Sides(files, base, head)
     for f in files:
         if f.path not in code or f.binary or not f.patch_available:
             continue
@@ -304,26 +310,19 @@ def security_scope_factors(
                     f"{len(chosen)} changed line(s) in such scopes",
                 )
             )
-        check = _check_changed(f, [h for h in hits if h.severity is RED], base, head, others)
+        check = _check_changed(f, [h for h in hits if h.severity is RED], sides)
         if check is not None:
             out.append(check)
     return out
 
 
-def _check_changed(
-    f: FileDiff,
-    hits: Sequence[ScopeHit],
-    base: RepoTree,
-    head: RepoTree,
-    others: _OtherFiles,
-) -> RiskFactor | None:
+def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: _Sides) -> RiskFactor | None:
     """Red when a function named for a security concern changes what it decides, refuses or
     calls (on both sides' syntax trees): the name says what the code is for, the tree says
     the change reaches a decision. The first such function is named with its first change."""
-    old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
-    new = None if f.status is FileStatus.DELETED else head.read(f.path)
-    old_side = SourceDecisions(f.old_path or f.path, old)
-    new_side = SourceDecisions(f.path, new)
+    none = SourceDecisions(f.path, None)
+    old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", f.old_path or f.path)
+    new_side = none if f.status is FileStatus.DELETED else sides.parsed("head", f.path)
     seen: set[tuple[str, ...]] = set()
     for hit in hits:
         chain = hit.line.chain
@@ -333,9 +332,9 @@ def _check_changed(
         before, after = old_side.scope(chain), new_side.scope(chain)
         old_atoms = None if before is None else old_side.atoms_at(before)
         new_atoms = None if after is None else new_side.atoms_at(after)
-        if before is None and others.moved("base", chain, new_atoms, f.old_path or f.path):
+        if before is None and sides.moved("base", chain, new_atoms, f.old_path or f.path):
             continue  # came from another file of the PR, deciding the same
-        if after is None and others.moved("head", chain, old_atoms, f.path):
+        if after is None and sides.moved("head", chain, old_atoms, f.path):
             continue  # went to another file of the PR, deciding the same
         change = compare(old_atoms, new_atoms)
         if change is None:
