@@ -22,9 +22,10 @@ references in its commits and changelog.
 Each case is re-created as ``shared/corpus/real/README.md`` describes: a parentless commit with
 the tree of merge-base(base, head), then the PR's commits with their trees, messages, authors and
 dates (a squash merge: its one commit), so ``git diff base...head`` in the bundle is the PR.
+Binary files over ``SLIM_BYTES`` are replaced by small binary placeholders in every tree.
 
 Layout written:
-  corpora/<half>/repos/<repo>.bundle     (half from corpora/split.json: tune or report)
+  corpora/<half>/repos/<repo>.bundle     (half from corpora/split.json)
   corpora/<half>/cases/<id>/case.json
 """
 
@@ -46,6 +47,12 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 PER_REPO = 30
 MAX_COMMITS = 40
 """A PR with more commits than this is re-created as one commit (its head tree)."""
+SLIM_BYTES = 100_000
+"""A binary file larger than this is replaced by a small binary placeholder in every case tree.
+
+Images and archives in docs and test fixtures made most of the bundles' size (one 2.4 MB test
+image kept a repository out of the corpus); the review reads no binary file's content, and a
+placeholder names the blob it stands for, so a PR that changes the file still changes it."""
 
 REPOS = {
     # short name: (owner/name, language, kind)
@@ -99,7 +106,7 @@ def mirror(mirrors: Path, slug: str) -> Path:
 def split() -> dict[str, str]:
     """Short repository name -> half (tune/report), from corpora/split.json."""
     data = json.loads((CORPORA / "split.json").read_text())
-    halves = ("tune", "report", "holdout", "holdout2", "holdout3")
+    halves = ("tune", "report", "holdout", "holdout2", "holdout3", "holdout4")
     by_slug = {slug: half for half in halves for slug in data.get(half, ())}
     return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
 
@@ -227,6 +234,47 @@ class Builder:
         alt = scratch / "objects" / "info" / "alternates"
         alt.write_text(str((upstream / "objects").resolve()) + "\n")
         self.refs: list[str] = []
+        self._slim_blobs: dict[str, str] = {}
+        self._slim_trees: dict[str, str] = {}
+
+    def slim(self, tree: str) -> str:
+        """``tree`` with each binary blob over ``SLIM_BYTES`` replaced by a placeholder."""
+        if tree in self._slim_trees:
+            return self._slim_trees[tree]
+        big = []
+        for line in git(self.scratch, "ls-tree", "-r", "-l", "-z", tree).split("\x00"):
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) == 4 and parts[1] == "blob" and parts[3] != "-" \
+                    and int(parts[3]) > SLIM_BYTES and self._binary(parts[2]):
+                big.append((parts[0], parts[2], int(parts[3]), path))
+        result = tree
+        if big:
+            with tempfile.TemporaryDirectory(prefix="corpus-index-") as tmp:
+                env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+                git(self.scratch, "read-tree", tree, env=env)
+                for mode, sha, size, path in big:
+                    git(self.scratch, "update-index", "--cacheinfo",
+                        f"{mode},{self._placeholder(sha, size)},{path}", env=env)
+                result = git(self.scratch, "write-tree", env=env).strip()
+        self._slim_trees[tree] = result
+        return result
+
+    def _binary(self, sha: str) -> bool:
+        """Git's own test: a NUL byte in the first 8000 bytes."""
+        done = subprocess.run(["git", "--git-dir", str(self.scratch), "cat-file", "blob", sha],
+                              capture_output=True, check=True, timeout=600)
+        return b"\x00" in done.stdout[:8000]
+
+    def _placeholder(self, sha: str, size: int) -> str:
+        if sha not in self._slim_blobs:
+            text = (f"\x00corpus builder: a {size}-byte binary file (upstream blob {sha}) "
+                    f"left out to keep bench/corpora small\n")
+            done = subprocess.run(
+                ["git", "--git-dir", str(self.scratch), "hash-object", "-w", "--stdin"],
+                input=text.encode(), capture_output=True, check=True, timeout=600)
+            self._slim_blobs[sha] = done.stdout.decode().strip()
+        return self._slim_blobs[sha]
 
     def commit(self, sha: str | None, tree: str, parent: str | None, message: str,
                ident: dict[str, str]) -> str:
@@ -253,7 +301,7 @@ class Builder:
         ident = {"GIT_AUTHOR_NAME": "corpus builder", "GIT_AUTHOR_EMAIL": "corpus@invalid",
                  "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_NAME": "corpus builder",
                  "GIT_COMMITTER_EMAIL": "corpus@invalid", "GIT_COMMITTER_DATE": date}
-        new_base = self.commit(None, f"{mb}^{{tree}}", None,
+        new_base = self.commit(None, self.slim(f"{mb}^{{tree}}"), None,
                                f"base of {case_id}: tree of upstream {mb}", ident)
         shas = git(up, "rev-list", "--reverse", "--topo-order", f"{mb}..{head_c}").split()
         if len(shas) > MAX_COMMITS:
@@ -262,7 +310,7 @@ class Builder:
         commits = []
         for sha in shas:
             message = git(up, "log", "-1", "--format=%B", sha)
-            parent = self.commit(sha, f"{sha}^{{tree}}", parent, message, {})
+            parent = self.commit(sha, self.slim(f"{sha}^{{tree}}"), parent, message, {})
             author = git(up, "log", "-1", "--format=%an <%ae>", sha).strip()
             commits.append({"message": message.strip(), "author": author})
         for suffix, target in (("base", new_base), ("head", parent)):
