@@ -77,6 +77,10 @@ REPOS = {
     "chi": ("go-chi/chi", "go", "HTTP router"),
     "python-multipart": ("Kludex/python-multipart", "python", "multipart parser"),
     "jinja": ("pallets/jinja", "python", "template engine"),
+    "multer": ("expressjs/multer", "javascript", "upload middleware"),
+    "undici": ("nodejs/undici", "javascript", "HTTP client"),
+    "go-jose": ("go-jose/go-jose", "go", "JOSE/crypto library"),
+    "urllib3": ("urllib3/urllib3", "python", "HTTP client"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
@@ -262,6 +266,8 @@ class Builder:
 
     def _binary(self, sha: str) -> bool:
         """Git's own test: a NUL byte in the first 8000 bytes."""
+        if sha in self._slim_blobs:
+            return True
         done = subprocess.run(["git", "--git-dir", str(self.scratch), "cat-file", "blob", sha],
                               capture_output=True, check=True, timeout=600)
         return b"\x00" in done.stdout[:8000]
