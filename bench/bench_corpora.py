@@ -37,6 +37,7 @@ HALVES = {
     "holdout": ROOT / "bench" / "corpora" / "holdout",
     "holdout2": ROOT / "bench" / "corpora" / "holdout2",
     "holdout3": ROOT / "bench" / "corpora" / "holdout3",
+    "holdout4": ROOT / "bench" / "corpora" / "holdout4",
     "shared": ROOT.parent / "shared" / "corpus" / "real",
 }
 NEUTRAL = "Update code"
