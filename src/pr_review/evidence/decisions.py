@@ -31,7 +31,7 @@ CONVERSIONS = frozenset(
     {
         # Python
         "int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "frozenset",
-        "len", "repr",
+        "len", "repr", "super",
         # JavaScript / TypeScript
         "String", "Number", "Boolean", "Array", "Object",
         # Go
@@ -116,16 +116,35 @@ def _python_atom(current: ast.AST, in_condition: bool, callee: str) -> tuple[str
     return None, False
 
 
+def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The function's name when its one statement (a docstring aside) calls that name
+    (``def verify(self, t): return super().verify(t)``), else None."""
+    body = [
+        stmt for stmt in function.body
+        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+    ]  # fmt: skip
+    if len(body) != 1 or not isinstance(body[0], ast.Expr | ast.Return):
+        return None
+    value = body[0].value
+    if isinstance(value, ast.Await):
+        value = value.value
+    if isinstance(value, ast.Call) and last_name(ast.unparse(value.func)) == function.name:
+        return function.name
+    return None
+
+
 _SKIPPED_FIELDS = frozenset({"annotation", "returns", "type_comment", "decorator_list"})
 
 
 def _python_atoms(node: ast.AST) -> Counter[str]:
     atoms: Counter[str] = Counter()
-    stack: list[tuple[ast.AST, bool]] = [(node, False)]
+    stack: list[tuple[ast.AST, bool, str | None]] = [(node, False, None)]
     while stack:
-        current, in_condition = stack.pop()
+        current, in_condition, own = stack.pop()
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+            own = _forwarded(current)
         if isinstance(current, ast.If) and _is_type_checking(current.test):
-            stack.extend((stmt, in_condition) for stmt in current.orelse)
+            stack.extend((stmt, in_condition, own) for stmt in current.orelse)
             continue  # the body never runs
         callee = ast.unparse(current.func) if isinstance(current, ast.Call) else ""
         if callee in _TYPING_CALLS:
@@ -137,14 +156,14 @@ def _python_atoms(node: ast.AST) -> Counter[str]:
             atoms[f"refuse raise {last_name(ast.unparse(exc))}"] += 1
             continue  # what is raised counts, not the words of its message
         atom, deciding = _python_atom(current, in_condition, callee)
-        if atom is not None:
-            atoms[atom] += 1
+        if atom is not None and not (own is not None and atom == f"call {own}"):
+            atoms[atom] += 1  # a wrapper's forward decides nothing (grammars.decision_atoms)
         for name, value in ast.iter_fields(current):
             if name in _SKIPPED_FIELDS and not (name == "decorator_list" and current is node):
                 continue
             children = value if isinstance(value, list) else [value]
             stack.extend(
-                (child, in_condition or deciding) for child in children
+                (child, in_condition or deciding, own) for child in children
                 if isinstance(child, ast.AST)
             )  # fmt: skip
     return atoms
@@ -242,6 +261,52 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (
+        "a.js",
+        "class RedirectHandler {\n  onBodySent (chunk) {}\n}\n",
+        (
+            "class RedirectHandler {\n  onBodySent (chunk) {\n"
+            "    this.handler.onBodySent?.(chunk)\n  }\n}\n"
+        ),
+        False,
+    ),
+    (
+        "a.js",
+        "class RedirectHandler {\n  onBodySent (chunk) {}\n}\n",
+        (
+            "class RedirectHandler {\n  onBodySent (chunk) {\n"
+            "    if (this.sent > max) throw new Err()\n"
+            "    this.handler.onBodySent?.(chunk)\n  }\n}\n"
+        ),
+        True,
+    ),
+    (
+        "a.py",
+        "class Verifier:\n    def verify(self, t):\n        pass\n",
+        "class Verifier:\n    def verify(self, t):\n        return super().verify(t)\n",
+        False,
+    ),
+    (
+        "a.go",
+        "package p\nfunc (h *Signed) Verify(t T) error {\n\treturn nil\n}\n",
+        "package p\nfunc (h *Signed) Verify(t T) error {\n\treturn h.inner.Verify(t)\n}\n",
+        False,
+    ),
+    (
+        "a.py",
+        (
+            "class CookieSession(Base):\n    def get(self, k):\n        self.accessed = True\n"
+            "        return super().get(k)\n"
+        ),
+        "class CookieSession(Base):\n    pass\n",
+        True,
+    ),
+    (
+        "a.go",
+        "package p\nfunc (h *Signed) Verify(t T) error {\n\treturn nil\n}\n",
+        "package p\nfunc (h *Signed) Verify(t T) error {\n\treturn h.inner.Check(t)\n}\n",
+        True,
+    ),
     (
         "a.py",
         "def check(k):\n    if k in ALLOWED:\n        return k\n",

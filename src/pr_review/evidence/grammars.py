@@ -232,16 +232,19 @@ def decision_atoms(
     things (a typing, formatting or variable-name-free change). Calls to ``conversions``
     (``String(x)``) are no decisions; calls to ``messages`` (``fmt.Errorf``) and what their
     arguments call word a message and are skipped; a refusal counts by what it throws, not its
-    message. None when no node spans those lines.
+    message. A function whose one statement calls its own name (a wrapper's
+    ``onBodySent(c) { this.handler.onBodySent(c) }``) forwards what it was asked: the callee
+    decides, so that call is no decision of the wrapper's (a wrapper that also does something
+    else keeps it: removing or adding it changes behaviour). None when no node spans those lines.
     """
     node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
     if node is None:
         return None
     data = tree.data
     atoms: Counter[str] = Counter()
-    stack = [(node, False)]
+    stack: list[tuple[Any, bool, str | None]] = [(node, False, None)]
     while stack:
-        current, in_condition = stack.pop()
+        current, in_condition, own = stack.pop()
         if "comment" in current.type or current.type in _TYPE_ONLY:
             continue
         callee = _callee(current, data) if current.type in _CALLS else ""
@@ -251,9 +254,42 @@ def decision_atoms(
             atoms[f"refuse {_thrown(current, data)}"] += 1
             continue  # what is thrown counts, not the words of its message
         found, deciding = _atoms_of_node(current, data, in_condition, callee, conversions)
+        if own is not None and callee and _last(callee) == own:
+            found = [a for a in found if a != f"call {own}"]  # the forward
         atoms.update(found)
-        stack.extend((child, in_condition or deciding) for child in reversed(current.children))
+        if current.type not in _CALLS and any(w in current.type for w in ("function", "method")):
+            own = _forwarded(current, data)
+        stack.extend(
+            (child, in_condition or deciding, own) for child in reversed(current.children)
+        )
     return atoms
+
+
+_STATEMENT_LISTS = frozenset({"statement_block", "block", "statement_list", "body_statement"})
+
+
+def _forwarded(function: Any, data: bytes) -> str | None:
+    """The name of ``function`` when its body is one statement calling that name, else None."""
+    name = _name(function, data)
+    body = function.child_by_field_name("body")
+    if name is None or body is None:
+        return None
+    statements = [c for c in body.named_children if "comment" not in c.type]
+    while len(statements) == 1 and statements[0].type in _STATEMENT_LISTS:
+        statements = [c for c in statements[0].named_children if "comment" not in c.type]
+    if len(statements) != 1 or statements[0].type not in {"expression_statement",
+                                                           "return_statement"}:
+        return None
+    calls = [n for n in _walk(statements[0]) if n.type in _CALLS]
+    return name if calls and _last(_callee(calls[0], data)) == name else None
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
 
 
 def _last(callee: str) -> str:
