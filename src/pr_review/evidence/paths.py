@@ -79,8 +79,12 @@ ASSET_EXTENSIONS = frozenset(
 )  # fmt: skip
 """Artwork, images and fonts: they cannot alter behaviour, so they count with the docs."""
 TEST_DIRS = frozenset(
-    {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__"}
-)
+    {
+        "test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__",
+        "testdata",  # Go: the go tool ignores it; fixtures only
+        "testutil", "testutils", "testhelpers",  # helper packages only tests import
+    }
+)  # fmt: skip
 _TEST_FILE = re.compile(
     r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec)\.[cm]?[jt]sx?$"
     r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$)"
