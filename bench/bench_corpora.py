@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT / "bench" / "corpora"
 HALVES = {
-    "tune": ROOT / "bench" / "corpora" / "tune",
-    "report": ROOT / "bench" / "corpora" / "report",
-    "holdout": ROOT / "bench" / "corpora" / "holdout",
-    "holdout2": ROOT / "bench" / "corpora" / "holdout2",
-    "holdout3": ROOT / "bench" / "corpora" / "holdout3",
-    "holdout4": ROOT / "bench" / "corpora" / "holdout4",
+    **{
+        half: CORPORA / half
+        for half, repos in json.loads((CORPORA / "split.json").read_text()).items()
+        if isinstance(repos, list)  # split.json's other keys are notes
+    },
     "shared": ROOT.parent / "shared" / "corpus" / "real",
 }
 NEUTRAL = "Update code"

@@ -110,8 +110,9 @@ def mirror(mirrors: Path, slug: str) -> Path:
 def split() -> dict[str, str]:
     """Short repository name -> half (tune/report), from corpora/split.json."""
     data = json.loads((CORPORA / "split.json").read_text())
-    halves = ("tune", "report", "holdout", "holdout2", "holdout3", "holdout4")
-    by_slug = {slug: half for half in halves for slug in data.get(half, ())}
+    by_slug = {
+        slug: half for half, slugs in data.items() if isinstance(slugs, list) for slug in slugs
+    }  # every key with a list of repositories is a half; the others are notes
     return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
 
 

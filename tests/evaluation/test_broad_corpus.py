@@ -2,8 +2,8 @@
 
 Checks the data, not the review: every case loads (schema, bundle present), each repository
 lives in exactly one half, and every case's expected lanes are its labels file's written label.
-The tune and report halves are labelled by a person throughout; the holdouts (added later, to
-be measured once) keep the builder's file-kind labels for ordinary PRs ("auto: ..."), which
+The tune and report halves are labelled by a person throughout, as are holdout3 and holdout4;
+the first two holdouts keep the builder's file-kind labels for ordinary PRs ("auto: ..."), which
 decide nothing their figures use but the docs-only share: ordinary versus security fix is what
 false reds and recall read, and security fixes are always listed by hand.
 """
@@ -18,7 +18,12 @@ from pr_review.evaluation.corpus import load_corpus
 CORPORA = Path(__file__).resolve().parents[2] / "bench" / "corpora"
 
 
-HALVES = ("tune", "report", "holdout", "holdout2", "holdout3")
+HALVES = tuple(
+    half
+    for half, repos in json.loads((CORPORA / "split.json").read_text()).items()
+    if isinstance(repos, list)
+)
+"""Every half ``split.json`` lists repositories for (its other keys are notes)."""
 
 
 def _split() -> dict[str, list[str]]:
