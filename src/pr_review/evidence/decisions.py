@@ -156,8 +156,10 @@ def _python_atoms(node: ast.AST) -> Counter[str]:
             atoms[f"refuse raise {last_name(ast.unparse(exc))}"] += 1
             continue  # what is raised counts, not the words of its message
         atom, deciding = _python_atom(current, in_condition, callee)
-        if atom is not None and not (own is not None and atom == f"call {own}"):
-            atoms[atom] += 1  # a wrapper's forward decides nothing (grammars.decision_atoms)
+        if atom is not None and own is not None and atom == f"call {own}":
+            atom = f"forward {own}"  # a wrapper's one call to its own name (see compare)
+        if atom is not None:
+            atoms[atom] += 1
         for name, value in ast.iter_fields(current):
             if name in _SKIPPED_FIELDS and not (name == "decorator_list" and current is node):
                 continue
@@ -225,13 +227,30 @@ def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChang
     before, after = old or Counter(), new or Counter()
     if before == after:
         return None
-    came, gone = after - before, before - after
+    came, gone = _without_forwards(after - before, before - after)
     renamed = Counter(map(_shape, _checks(came))) & Counter(map(_shape, _checks(gone)))
     added = tuple(sorted(_unpaired(came, renamed), key=_weight))
     removed = tuple(sorted(_unpaired(gone, renamed), key=_weight))
     if not added and not removed:
         return None
     return DecisionChange(added=added, removed=removed)
+
+
+def _without_forwards(came: Counter[str], gone: Counter[str]) -> tuple[Counter[str], Counter[str]]:
+    """``came`` and ``gone`` without forwards: a wrapper whose one statement calls its own name
+    (``onBodySent(c) { this.handler.onBodySent(c) }``, ``return super().verify(t)``) hands the
+    decision to the callee, so adding or removing it is no change; and a forward that became an
+    ordinary call of that name (``return key.sign(m)`` -> ``s = key.sign(m); return s``) pairs
+    with it. A wrapper that does more than forward (sets a flag, checks first) keeps its call:
+    removing it is a change."""
+    came, gone = Counter(came), Counter(gone)
+    for mine, theirs in ((came, gone), (gone, came)):
+        for atom in [a for a in mine if a.startswith("forward ")]:
+            call = "call " + atom.removeprefix("forward ")
+            paired = min(mine[atom], theirs[call])
+            theirs[call] -= paired
+            del mine[atom]
+    return +came, +gone
 
 
 def _shape(atom: str) -> str:
@@ -291,6 +310,24 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         "package p\nfunc (h *Signed) Verify(t T) error {\n\treturn nil\n}\n",
         "package p\nfunc (h *Signed) Verify(t T) error {\n\treturn h.inner.Verify(t)\n}\n",
         False,
+    ),
+    (
+        "a.py",
+        "def sign(self, msg, key):\n    return key.sign(msg, self.pad())\n",
+        (
+            "def sign(self, msg, key):\n    signature: bytes = key.sign(msg, self.pad())\n"
+            "    return signature\n"
+        ),
+        False,
+    ),
+    (
+        "a.py",
+        "def sign(self, msg, key):\n    return key.sign(msg, self.pad())\n",
+        (
+            "def sign(self, msg, key):\n    if not key.can_sign:\n        raise InvalidKey()\n"
+            "    return key.sign(msg, self.pad())\n"
+        ),
+        True,
     ),
     (
         "a.py",

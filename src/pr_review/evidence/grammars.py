@@ -233,9 +233,9 @@ def decision_atoms(
     (``String(x)``) are no decisions; calls to ``messages`` (``fmt.Errorf``) and what their
     arguments call word a message and are skipped; a refusal counts by what it throws, not its
     message. A function whose one statement calls its own name (a wrapper's
-    ``onBodySent(c) { this.handler.onBodySent(c) }``) forwards what it was asked: the callee
-    decides, so that call is no decision of the wrapper's (a wrapper that also does something
-    else keeps it: removing or adding it changes behaviour). None when no node spans those lines.
+    ``onBodySent(c) { this.handler.onBodySent(c) }``) forwards what it was asked: that call is
+    a ``forward`` atom, which :func:`pr_review.evidence.decisions.compare` pairs with the same
+    call and otherwise ignores. None when no node spans those lines.
     """
     node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
     if node is None:
@@ -255,7 +255,7 @@ def decision_atoms(
             continue  # what is thrown counts, not the words of its message
         found, deciding = _atoms_of_node(current, data, in_condition, callee, conversions)
         if own is not None and callee and _last(callee) == own:
-            found = [a for a in found if a != f"call {own}"]  # the forward
+            found = [f"forward {own}" if a == f"call {own}" else a for a in found]
         atoms.update(found)
         if current.type not in _CALLS and any(w in current.type for w in ("function", "method")):
             own = _forwarded(current, data)
@@ -369,15 +369,19 @@ class BoundCheck:
     code: str
 
 
-_ORDER = frozenset({"<", ">", "<=", ">="})
-FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
-"""An ordering comparison with its operands swapped: ``max < n`` is ``n > max``."""
+_ORDER = frozenset({"<", ">", "<=", ">=", "==", "==="})
+FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "===": "==="}
+"""A comparison with its operands swapped: ``max < n`` is ``n > max``. Equality counts: a
+count that grows by one is stopped when it reaches its bound (``n === maxFragments``)."""
 _NAMES = frozenset(
     {"identifier", "member_expression", "selector_expression", "field_expression",
      "field_access", "scoped_identifier", "attribute", "property_identifier",
      "field_identifier", "shorthand_property_identifier"}
 )
-_NAME_LEAVES = frozenset({"identifier", "property_identifier", "field_identifier", "constant"})
+_NAME_LEAVES = frozenset(
+    {"identifier", "property_identifier", "private_property_identifier", "field_identifier",
+     "constant"}
+)  # fmt: skip
 
 
 def _last_identifier(node: Any, data: bytes) -> str | None:
@@ -422,10 +426,10 @@ def bound_checks(
     is_bound: Callable[[str], bool],
     refusing_call: Callable[[str], bool],
 ) -> list[BoundCheck] | None:
-    """Every ``if`` of ``source`` whose condition compares (``<``, ``>``, ``<=``, ``>=``)
-    something with a name ``is_bound`` accepts and whose consequence refuses
-    (``refusing_call`` decides on callee names and returned values); None when the source
-    has no grammar or does not parse."""
+    """Every ``if`` of ``source`` whose condition compares (``<``, ``>``, ``<=``, ``>=``, or
+    ``==``/``===``: a count reaching its bound) something with a name ``is_bound`` accepts and
+    whose consequence refuses (``refusing_call`` decides on callee names and returned values);
+    None when the source has no grammar or does not parse."""
     parsed = _root(path, source)
     if parsed is None or parsed[0].has_error:
         return None
@@ -452,7 +456,7 @@ def bound_checks(
 def _comparisons(
     condition: Any, data: bytes, is_bound: Callable[[str], bool]
 ) -> Iterator[tuple[str, str]]:
-    """(operator, bound) of each ordering comparison in ``condition`` with a bound operand,
+    """(operator, bound) of each comparison in ``condition`` with a bound operand,
     the bound turned to the right: ``max < n`` is ``n > max``."""
     stack = [condition]
     while stack:
