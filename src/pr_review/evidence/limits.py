@@ -2,9 +2,10 @@
 
 A bound check is an ``if`` that compares something with a bound (a name whose words say
 ``max``, ``maximum`` or ``limit``: ``maxParams``, ``self.max_part_size``, ``MAX_HEADERS``,
-``opts.bodyLimit``) and refuses beyond it: it raises, throws or panics, calls or returns an
-error (``RequestEntityTooLarge()``, ``fmt.Errorf``, ``ErrTooLarge``, ``createError(413)``), or
-answers with a 4xx status. That is how a parser stops a request from taking unbounded memory
+``opts.bodyLimit``; by order, or by equality when a count stops on reaching it) and refuses
+beyond it: it raises, throws or panics, calls or returns an error (``RequestEntityTooLarge()``,
+``fmt.Errorf``, ``ErrTooLarge``, ``createError(413)``) or fails (``failWebsocketConnection``),
+or answers with a 4xx status. That is how a parser stops a request from taking unbounded memory
 or time, so adding one is how resource-exhaustion fixes land (multipart part and field counts,
 route parameter counts, header sizes) and removing or loosening one is how they are undone,
 in every repository and language. Python is read with :mod:`ast`, the others on tree-sitter
@@ -35,7 +36,9 @@ _BOUND_WORDS = frozenset({"max", "maximum", "limit", "limits"})
 _REFUSING = re.compile(
     r"(?i)(error|errorf|exception|abort|panic|reject|deny|forbid|toolarge|toomany|^err)"
 )
-_OPS: dict[type[ast.cmpop], str] = {ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">="}
+_OPS: dict[type[ast.cmpop], str] = {
+    ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">=", ast.Eq: "=="
+}  # fmt: skip
 
 LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     # (path, source, holds a bound check)
@@ -50,6 +53,13 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
      True),
     ("a.js", "function f(n) { if (n > opts.parameterLimit) return reply.code(413).send() }\n",
      True),
+    ("a.js", ("class P { #max = 0\n w(f) {\n if (this.#max > 0 && this.frags.length === this.#max)"
+     " {\n  failConnection(1008); return false } } }\n"), True),
+    ("a.js", ("function w(f) { if (this.frags.length === this.maxFragments) {\n"
+     "  failWebsocketConnection(this.handler, 1008, 'Too many fragments'); return false } }\n"),
+     True),
+    ("a.go", ("package p\nfunc f(n int64, limit int64) ([]byte, error) {\n\tif n == limit {\n"
+     "\t\treturn nil, fmt.Errorf(\"too large\")\n\t}\n\treturn nil, nil\n}\n"), True),
     # not bound checks: no bound name, no refusal, or a call rather than a name
     ("a.py", "def f(n, size):\n    if n > size:\n        raise ValueError(n)\n", False),
     ("a.py", ("def f(items, max_items):\n    if len(items) > max_items:\n"
@@ -57,6 +67,7 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     ("a.go", ("package p\nfunc f(a, b int) int {\n\tif a > max(b, 1) {\n\t\tpanic(\"x\")\n\t}\n"
      "\treturn a\n}\n"), False),
     ("a.ts", "function f(w: number) { if (w > maxWidth) { return w } }\n", False),
+    ("a.js", "function f(m) { if (m === maxMode) { markFailed(m) } }\n", False),
 )
 """Sources and whether they hold a bound check: run as tests."""
 
@@ -69,7 +80,11 @@ def is_bound(name: str) -> bool:
 
 
 def _refusing_call(name: str) -> bool:
-    return _REFUSING.search(name) is not None
+    """``raise``-like callees: an error, abort, panic, reject, deny... or ``fail`` as a word
+    (``failWebsocketConnection``, ``fail_request``; not ``markFailed``)."""
+    if _REFUSING.search(name) is not None:
+        return True
+    return "fail" in {w.lower() for part in name.split("_") for w in _WORDS.findall(part)}
 
 
 def _name(node: ast.expr) -> str | None:
