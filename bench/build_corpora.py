@@ -81,6 +81,9 @@ REPOS = {
     "undici": ("nodejs/undici", "javascript", "HTTP client"),
     "go-jose": ("go-jose/go-jose", "go", "JOSE/crypto library"),
     "urllib3": ("urllib3/urllib3", "python", "HTTP client"),
+    "jsonwebtoken": ("auth0/node-jsonwebtoken", "javascript", "JWT library"),
+    "jwx": ("lestrrat-go/jwx", "go", "JOSE library"),
+    "waitress": ("Pylons/waitress", "python", "WSGI HTTP server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
