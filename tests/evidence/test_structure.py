@@ -10,7 +10,7 @@ import pytest
 from pr_review.evidence import grammars
 from pr_review.evidence.ci import CI_RULES, CiRule, actions_used, ci_factor, is_ci
 from pr_review.evidence.guards import is_access_denial
-from pr_review.evidence.lexing import strip_strings
+from pr_review.evidence.lexing import strip_comments, strip_strings
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import module_name, scoped_lines, words
 from pr_review.evidence.security_scope import SCOPE_RULES, ScopeRule
@@ -273,6 +273,34 @@ def test_money_word_in_a_workflow_is_not_money() -> None:
         base={".github/workflows/ci.yml": "jobs:\n  - uses: actions/checkout@v3\n"},
     )
     assert not any(k.startswith("money") for k in factors)
+
+
+def test_a_typo_fixed_in_a_bazelrc_comment_is_no_money_and_no_behaviour() -> None:
+    base = "# fail. This makes the log noiser in exchange for speed\ntest --test_output=errors\n"
+    head = "# fail. This makes the log noisier in exchange for speed\ntest --test_output=errors\n"
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                ".aspect/bazelrc/convenience.bazelrc",
+                ["# fail. This makes the log noisier in exchange for speed"],
+                ["# fail. This makes the log noiser in exchange for speed"],
+            )
+        ],
+        base={".aspect/bazelrc/convenience.bazelrc": base},
+        head={".aspect/bazelrc/convenience.bazelrc": head},
+    )
+    assert not any(k.startswith("money") for k in factors)
+    assert lane is Lane.GREEN
+
+
+@pytest.mark.parametrize(
+    ("path", "commented"),
+    [(".npmrc", True), ("tools/BUILD", True), ("defs.bzl", True), ("x.bazelrc", True),
+     ("src/build.go", False)],
+)  # fmt: skip
+def test_rc_and_bazel_files_have_hash_comments(path: str, commented: bool) -> None:
+    stripped = strip_comments("# exchange rate\n", path)
+    assert ("exchange" not in stripped) is commented
 
 
 # -- secrets ---------------------------------------------------------------------------------

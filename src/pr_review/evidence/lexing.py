@@ -35,6 +35,10 @@ _HASH = frozenset(
         ".cmake",
         ".ps1",
         ".nix",
+        ".bazelrc",  # Bazel and its Starlark files
+        ".bazel",
+        ".bzl",
+        ".star",
     }
 )
 _SLASH = frozenset(
@@ -196,8 +200,15 @@ def is_identifier(token: str) -> bool:
 
 
 def _is_hash_named(path: str) -> bool:
+    """Files whose name, not extension, says ``#`` starts a comment: Dockerfile, Makefile,
+    ``.env``, Procfile, CODEOWNERS, Bazel's BUILD/WORKSPACE and dot-rc files (``.npmrc``,
+    ``.bashrc``; a JSON rc file has no ``#`` outside its strings)."""
     name = path.rsplit("/", 1)[-1].lower()
-    return name.startswith(("dockerfile", "makefile", ".env", "procfile")) or name == "codeowners"
+    return (
+        name.startswith(("dockerfile", "makefile", ".env", "procfile"))
+        or name in {"codeowners", "build", "workspace"}
+        or (name.startswith(".") and name.endswith("rc"))
+    )
 
 
 @lru_cache(maxsize=32)
