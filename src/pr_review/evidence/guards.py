@@ -64,6 +64,8 @@ def is_access_denial(guard: str) -> bool:
         return is_access_control(guard)
     refusal = guard.rpartition(": ")[2]
     return _DENIAL.search(refusal) is not None
+
+
 _EXIT_CALLS = frozenset({"abort", "exit", "deny", "forbid", "reject", "fail"})
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -31,7 +31,6 @@ from pr_review.sources.model import RepoTree
 
 FACTOR = "input-limit-changed"
 
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _BOUND_WORDS = frozenset({"max", "maximum", "limit", "limits"})
 _REFUSING = re.compile(
     r"(?i)(error|errorf|exception|abort|panic|reject|deny|forbid|toolarge|toomany|^err)"
@@ -75,8 +74,7 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
 def is_bound(name: str) -> bool:
     """Whether a name's words say it is an upper bound: ``maxParams``, ``MAX_SIZE``,
     ``body_limit``; not ``maximize``, ``climit`` or ``size``."""
-    words = {w.lower() for part in name.split("_") for w in _WORDS.findall(part)}
-    return not words.isdisjoint(_BOUND_WORDS)
+    return not _BOUND_WORDS.isdisjoint(words(name))
 
 
 def _refusing_call(name: str) -> bool:
@@ -84,7 +82,7 @@ def _refusing_call(name: str) -> bool:
     (``failWebsocketConnection``, ``fail_request``; not ``markFailed``)."""
     if _REFUSING.search(name) is not None:
         return True
-    return "fail" in {w.lower() for part in name.split("_") for w in _WORDS.findall(part)}
+    return "fail" in words(name)
 
 
 def _name(node: ast.expr) -> str | None:
