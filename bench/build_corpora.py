@@ -84,6 +84,10 @@ REPOS = {
     "jsonwebtoken": ("auth0/node-jsonwebtoken", "javascript", "JWT library"),
     "jwx": ("lestrrat-go/jwx", "go", "JOSE library"),
     "waitress": ("Pylons/waitress", "python", "WSGI HTTP server"),
+    "path-to-regexp": ("pillarjs/path-to-regexp", "typescript", "route matcher"),
+    "cookie": ("jshttp/cookie", "javascript", "cookie parser"),
+    "bluemonday": ("microcosm-cc/bluemonday", "go", "HTML sanitizer"),
+    "authlib": ("lepture/authlib", "python", "OAuth/JOSE library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
