@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pr_review import yamlfiles
 from pr_review.errors import ConfigError
 from pr_review.evidence.settings import (
     ArtifactSettings,
@@ -75,14 +75,14 @@ def _short_tag(tag: str) -> str:
 def parse_config(text: str, *, source: str) -> Config:
     """Validate configuration text; ``source`` names it in error messages."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
+        data = yamlfiles.load(text)
+    except yamlfiles.YAMLError as exc:
         where = ""
         mark = getattr(exc, "problem_mark", None)
         if mark is not None:
             where = f" at line {mark.line + 1}, column {mark.column + 1}"
         tag = _TAG.search(str(getattr(exc, "problem", "") or ""))
-        if isinstance(exc, yaml.constructor.ConstructorError) and tag is not None:
+        if isinstance(exc, yamlfiles.ConstructorError) and tag is not None:
             raise ConfigError(
                 f"{source}: the YAML tag {_short_tag(tag.group(0))}{where} is not allowed: the "
                 "configuration is plain YAML (mappings, lists, strings, numbers); remove the "

@@ -2,7 +2,7 @@
 
 Checks the data, not the review: every case loads (schema, bundle present), each repository
 lives in exactly one half, and every case's expected lanes are its labels file's written label.
-The tune and report halves are labelled by a person throughout, as are holdout3 and holdout4;
+The tune and report halves are labelled by a person throughout, as are holdout3 to holdout6;
 the first two holdouts keep the builder's file-kind labels for ordinary PRs ("auto: ..."), which
 decide nothing their figures use but the docs-only share: ordinary versus security fix is what
 false reds and recall read, and security fixes are always listed by hand.
@@ -71,3 +71,8 @@ def test_expected_lanes_are_the_written_labels() -> None:
             case_id = f"{labels_file.stem}-ordinary-{entry['upstream'][:10]}"
             case = json.loads((CORPORA / half / "cases" / case_id / "case.json").read_text())
             assert case["expected"]["lane_any_of"] == entry["lane"], case_id
+
+
+def test_the_corpora_stay_within_their_30_mb_budget() -> None:
+    size = sum(p.stat().st_size for p in CORPORA.rglob("*") if p.is_file())
+    assert size <= 30 * 2**20, f"bench/corpora holds {size / 2**20:.1f} MiB (budget 30 MiB)"

@@ -6,7 +6,7 @@ import pytest
 
 from pr_review.config import Config
 from pr_review.evidence.build import build_pack
-from pr_review.evidence.neutral import _python_tree_equal
+from pr_review.evidence.neutral import PROSE_EXAMPLES, _python_tree_equal, data_prose_equal
 from pr_review.evidence.pyast import same_behaviour
 from pr_review.schema.enums import Lane
 from pr_review.sources.diff import FileStatus
@@ -76,3 +76,41 @@ def test_moved_python_module_is_not_neutral_by_tree() -> None:
     moved = file_diff("src/b.py", status=FileStatus.RENAMED, old_path="src/a.py")
     base, head = MemoryTree({"src/a.py": text}), MemoryTree({"src/b.py": text})
     assert not _python_tree_equal(moved, base, head)
+
+
+# -- data files: prose under description/comment keys --------------------------------------
+
+
+@pytest.mark.parametrize(("path", "old", "new", "neutral"), PROSE_EXAMPLES)
+def test_prose_keys_of_data_files_examples(path: str, old: str, new: str, neutral: bool) -> None:
+    assert data_prose_equal(path, old, new) is neutral
+
+
+def test_unloadable_data_is_never_neutral() -> None:
+    assert not data_prose_equal("a.yml", "description: x\n", "description: [x\n")
+    assert not data_prose_equal("a.json", '{"description": "x"}', '{"description": "y"')
+
+
+def test_a_typo_fixed_in_a_generator_comment_is_green_in_the_pack() -> None:
+    old = "options:\n  - ident: WithTruncation\n    comment: |\n      speficies the amount\n"
+    new = old.replace("speficies", "specifies")
+    pr = pull_request(
+        [file_diff("jwt/options.yaml", ["      specifies the amount"],
+                   ["      speficies the amount"], start=4)],
+        base={"jwt/options.yaml": old},
+        head={"jwt/options.yaml": new},
+    )
+    assert build_pack(pr, Config()).risk.lane is Lane.GREEN
+
+
+def test_prose_in_a_workflow_is_still_a_ci_change() -> None:
+    old = "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: make\n"
+    old = "name: ci\ndescription: builds\n" + old
+    new = old.replace("builds", "builds and tests")
+    pr = pull_request(
+        [file_diff(".github/workflows/ci.yml", ["description: builds and tests"],
+                   ["description: builds"], start=2)],
+        base={".github/workflows/ci.yml": old},
+        head={".github/workflows/ci.yml": new},
+    )
+    assert build_pack(pr, Config()).risk.lane is not Lane.GREEN

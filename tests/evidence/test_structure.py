@@ -50,6 +50,24 @@ def test_words_split_identifiers_into_whole_words() -> None:
     assert words("HTTPAdapter") == ("http", "adapter")
     assert module_name("src/flask/sessions.py") == "sessions"
     assert module_name("pkg/auth/__init__.py") == "auth"
+    assert module_name("src/middleware/csrf/index.ts") == "csrf"
+    assert module_name("src/tls/mod.rs") == "tls"
+    assert module_name("index.js") == "index"
+    assert module_name("site/index.py") == "index"
+    assert module_name("lib/index.d.ts") == "lib"
+
+
+@pytest.mark.parametrize(("path", "source", "name"), grammars.BINDING_EXAMPLES)
+def test_anonymous_functions_are_named_by_what_binds_them(
+    path: str, source: str, name: str | None
+) -> None:
+    tree = grammars.parse(path, source)
+    assert tree is not None
+    names, level = [], tree.scopes
+    while level:  # the innermost scope's name (a class field's function sits in its class)
+        names.append(level[0].name)
+        level = level[0].children
+    assert names[-1:] == ([name] if name else [])
 
 
 def test_scoped_lines_name_the_enclosing_class_and_function_and_skip_comments() -> None:
@@ -626,6 +644,50 @@ def test_js_change_inside_an_auth_class_is_a_security_scope() -> None:
     check = factors["security-check-changed:red"].why
     assert "check `(user===null)` added" in check
     assert "check `(!user)` removed" in check
+
+
+_VERIFY_JS = (
+    "const jws = require('jws');\n"
+    "module.exports = function (jwtString, secret, options) {\n"
+    "  const header = jws.decode(jwtString).header;\n"
+    "  return jws.verify(jwtString, header.alg, secret);\n"
+    "};\n"
+)
+
+
+def test_a_module_exported_verify_function_that_decides_more_is_red() -> None:
+    line = "  if (header.alg === 'none') { throw new Error('unsigned token') }"
+    head = _VERIFY_JS.replace("  return jws", f"{line}\n  return jws")
+    lane, factors = _risk(
+        files=[file_diff("lib/verify.js", [line], [], start=4)],
+        base={"lib/verify.js": _VERIFY_JS},
+        head={"lib/verify.js": head},
+    )
+    assert lane is Lane.RED
+    why = factors["security-check-changed:red"].why
+    assert "`verify:verify`" in why
+    assert "check `(header.alg==='none')` added" in why
+
+
+def test_a_reworded_error_in_a_module_exported_verify_function_is_not_red() -> None:
+    base = _VERIFY_JS.replace(
+        "  return jws", "  if (!header) { throw new Error('bad') }\n  return jws"
+    )
+    head = base.replace("'bad'", "'the token has no header'")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "lib/verify.js",
+                ["  if (!header) { throw new Error('the token has no header') }"],
+                ["  if (!header) { throw new Error('bad') }"],
+                start=4,
+            )
+        ],
+        base={"lib/verify.js": base},
+        head={"lib/verify.js": head},
+    )
+    assert lane is not Lane.RED
+    assert "security-check-changed:red" not in factors
 
 
 def test_language_without_a_grammar_degrades_to_the_module_name() -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from pr_review.evidence.paths import extension
+from pr_review.evidence.paths import extension, module_name
 
 MAX_SOURCE_BYTES = 1_000_000
 LANGUAGES: dict[str, str] = {
@@ -126,7 +126,8 @@ def parse(path: str, source: str | None) -> Tree | None:
                 lines.update(range(node.start_point[0] + 1, node.end_point[0] + 2))
             continue
         stack.extend(reversed(node.children))
-    return Tree(tuple(tokens), frozenset(lines), _scopes(root, data), root, data)
+    scopes = _scopes(root, data, module_name(path))
+    return Tree(tuple(tokens), frozenset(lines), scopes, root, data)
 
 
 def _name(node: Any, data: bytes) -> str | None:
@@ -148,12 +149,73 @@ def _name(node: Any, data: bytes) -> str | None:
     return None
 
 
-def _scopes(node: Any, data: bytes) -> list[Scope]:
+_FUNCTION_VALUES = frozenset(
+    {"function_expression", "function", "arrow_function", "generator_function"}
+)
+"""JavaScript/TypeScript functions written as values: named by what they are bound to."""
+_BINDINGS = {
+    "variable_declarator": ("value", "name"),
+    "assignment_expression": ("right", "left"),
+    "pair": ("value", "key"),
+    "public_field_definition": ("value", "name"),
+    "field_definition": ("value", "property"),
+}
+"""Node kinds that bind a value to a name: (the value's field, the name's field)."""
+_MODULE_EXPORTS = frozenset({"module.exports", "exports", "module.exports.default",
+                             "exports.default"})  # fmt: skip
+
+
+BINDING_EXAMPLES: tuple[tuple[str, str, str | None], ...] = (
+    # (path, JavaScript/TypeScript source, the name of its one function scope or None)
+    ("lib/verify.js", "module.exports = function (jwt, key) { return jwt };", "verify"),
+    ("src/csrf/index.ts", "export default function (opts) { return opts }", "csrf"),
+    ("src/csrf/index.ts", "export default (opts) => opts;", "csrf"),
+    ("lib/jws.js", "exports.sign = function (payload) { return payload };", "sign"),
+    ("lib/jws.js", "Jws.prototype.check = function (t) { return t };", "check"),
+    ("src/cookie.ts", "export const getCookie = (c, key) => { return c };", "getCookie"),
+    ("src/a.js", "const o = { verify: function (t) { return t } };", "verify"),
+    ("src/a.ts", "class A { #guard = (r) => { return r } }", "guard"),
+    ("src/a.js", "app.use(function (req, res) { return res });", None),
+    ("src/a.js", "export const handler = compose((req) => req);", None),
+)
+"""Anonymous functions named by what binds them (run by the test suite): the last two are a
+callback and a value built by a call, which nothing names."""
+
+
+def _bound_name(parent: Any, child: Any, data: bytes, module: str) -> str | None:
+    """The name an anonymous JavaScript/TypeScript function value is bound to: the variable,
+    property or field it is assigned to (``const verify = (t) => ...``, ``exports.sign =
+    function (...)``, ``{ check: function () {} }``), or the module for a module's own export
+    (``module.exports = function (...)``, ``export default function (...)``); None otherwise
+    (a callback passed to a call is named by nothing)."""
+    if child.type not in _FUNCTION_VALUES:
+        return None
+    if parent.type == "export_statement":
+        return module if any(c.type == "default" for c in parent.children) else None
+    fields = _BINDINGS.get(parent.type)
+    if fields is None:
+        return None
+    value, target = (parent.child_by_field_name(f) for f in fields)
+    if value is None or target is None or value.start_byte != child.start_byte:
+        return None
+    text = data[target.start_byte : target.end_byte].decode("utf-8", errors="replace")
+    if text in _MODULE_EXPORTS:
+        return module
+    if target.type == "member_expression":
+        prop = target.child_by_field_name("property") or target
+        text = data[prop.start_byte : prop.end_byte].decode("utf-8", errors="replace")
+    text = text.strip("'\"`").lstrip("#")
+    return text if text and text.replace("_", "").replace("$", "").isalnum() else None
+
+
+def _scopes(node: Any, data: bytes, module: str) -> list[Scope]:
     out: list[Scope] = []
     for child in node.children:
-        inner = _scopes(child, data)
+        inner = _scopes(child, data, module)
         kind = child.type
         name = _name(child, data) if any(w in kind for w in _SCOPE_WORDS) else None
+        if name is None:
+            name = _bound_name(node, child, data, module)
         if name is not None and "call" not in kind and not kind.endswith("declarator"):
             out.append(Scope(name, child.start_point[0] + 1, child.end_point[0] + 1, inner))
         else:

@@ -10,12 +10,14 @@ tree and every new name absent from the base tree (no call site left behind, no 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
+from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
 from pr_review.evidence.paths import PathKind, classify, extension
@@ -79,7 +81,11 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
         kind = classify(f.path)
         if kind in {PathKind.DOCS, PathKind.TEST}:
             continue
-        if _python_tree_equal(f, base, head) or _grammar_tree_equal(f, base, head):
+        if (
+            _python_tree_equal(f, base, head)
+            or _grammar_tree_equal(f, base, head)
+            or _data_prose_equal(f, base, head)
+        ):
             neutral.add(f.path)
             continue
         pairs = _file_renames(f, base, head)
@@ -132,6 +138,70 @@ def _grammar_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     old = grammars.parse(f.path, base.read(f.path))
     new = grammars.parse(f.path, head.read(f.path)) if old is not None else None
     return old is not None and new is not None and old.tokens == new.tokens
+
+
+PROSE_KEYS = frozenset(
+    {"description", "comment", "comments", "summary", "help", "doc", "docs", "docstring",
+     "note", "notes"}
+)  # fmt: skip
+"""Keys of YAML and JSON data whose string values are prose for people (a service catalog's
+``description``, a code generator's ``comment:`` block): a typo fixed there changes nothing a
+program does with the data. ``name`` and ``title`` are not prose: names key checks and jobs."""
+DATA_EXTENSIONS = (".yml", ".yaml", ".json")
+PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    # (path, base, head, behaviour-neutral?)
+    ("jwt/options.yaml", "options:\n  - ident: X\n    comment: |\n      speficies the amount\n",
+     "options:\n  - ident: X\n    comment: |\n      specifies the amount\n", True),
+    ("catalog.json", '{"description": "A JWT lib", "tier": 2}',
+     '{"description": "A JSON Web Token library", "tier": 2}', True),
+    ("catalog.json", '{"description": "A JWT lib", "tier": 2}',
+     '{"description": "A JWT lib", "tier": 3}', False),
+    ("jwt/options.yaml", "options:\n  - ident: X\n    comment: old\n",
+     "options:\n  - ident: Y\n    comment: old\n", False),
+    ("config.yml", "checks:\n  name: lint\n", "checks:\n  name: lint-all\n", False),
+    ("config.yml", "description:\n  level: 3\n", "description:\n  level: 4\n", False),
+)
+"""Run by the test suite: prose changed alone is neutral; a value, an identifier, a name, or a
+mapping under a prose key is not."""
+
+
+def _without_prose(value: object) -> object:
+    """``value`` (loaded YAML or JSON) with the strings under :data:`PROSE_KEYS` blanked."""
+    if isinstance(value, dict):
+        return {
+            k: "<prose>" if str(k).lower() in PROSE_KEYS and isinstance(v, str)
+            else _without_prose(v)
+            for k, v in value.items()
+        }  # fmt: skip
+    if isinstance(value, list):
+        return [_without_prose(v) for v in value]
+    return value
+
+
+def _documents(path: str, text: str) -> object:
+    if path.lower().endswith(".json"):
+        return json.loads(text)
+    return yamlfiles.load_all(text)
+
+
+def data_prose_equal(path: str, old: str, new: str) -> bool:
+    """Whether two versions of a YAML or JSON data file load to the same data once the prose
+    under :data:`PROSE_KEYS` is set aside (False when either does not load)."""
+    try:
+        return _without_prose(_documents(path, old)) == _without_prose(_documents(path, new))
+    except (ValueError, yamlfiles.YAMLError):
+        return False
+
+
+def _data_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified configuration data file (YAML, JSON; not CI, infrastructure or a manifest)
+    whose only change is prose: see :func:`data_prose_equal`."""
+    if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
+        return False
+    if not f.path.lower().endswith(DATA_EXTENSIONS) or classify(f.path) is not PathKind.CONFIG:
+        return False
+    old, new = base.read(f.path), head.read(f.path)
+    return old is not None and new is not None and data_prose_equal(f.path, old, new)
 
 
 def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:

@@ -238,6 +238,25 @@ def is_infra(path: str) -> bool:
     return _INFRA_FILE.search(name) is not None or bool(INFRA_DIRS.intersection(dirs))
 
 
+PACKAGE_FILES = {
+    "__init__": (".py", ".pyi"),
+    "index": (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"),
+    "mod": (".rs",),
+}
+"""Files that are their folder's module, by language: Python's ``__init__``, JavaScript's and
+TypeScript's ``index``, Rust's ``mod`` (an ``index.py`` is a module of its own)."""
+
+
+def module_name(path: str) -> str:
+    """The module a file defines: its stem (``auth/__init__.py``, ``csrf/index.ts`` and
+    ``tls/mod.rs`` are their folder: ``auth``, ``csrf``, ``tls``)."""
+    p = PurePosixPath(path)
+    stem = p.name.split(".", 1)[0]
+    if p.parent.name and p.name.endswith(PACKAGE_FILES.get(stem, ())):
+        return p.parent.name
+    return stem
+
+
 def extension(path: str) -> str:
     """Lower-cased extension with its dot (``""`` when none)."""
     return _split(PurePosixPath(path).name.lower())[1]

@@ -14,11 +14,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from pr_review.evidence import grammars
 from pr_review.evidence.grammars import Scope
 from pr_review.evidence.lexing import strip_comments
+from pr_review.evidence.paths import module_name
 from pr_review.evidence.pyast import parse_python
 
 PYTHON_EXTENSIONS = (".py", ".pyi")
@@ -46,15 +46,6 @@ def words(identifier: str) -> tuple[str, ...]:
     """The lower-cased words of an identifier: ``get_netrc_auth`` -> get, netrc, auth;
     ``SecureCookieSession`` -> secure, cookie, session; ``HTTPAdapter`` -> http, adapter."""
     return tuple(w.lower() for part in identifier.split("_") for w in _WORD.findall(part))
-
-
-def module_name(path: str) -> str:
-    """The module a file defines: its stem (``__init__`` files are their package)."""
-    p = PurePosixPath(path)
-    stem = p.name.split(".", 1)[0]
-    if stem == "__init__" and p.parent.name:
-        return p.parent.name
-    return stem
 
 
 def _scopes(node: ast.AST) -> list[Scope]:

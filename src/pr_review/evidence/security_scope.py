@@ -114,13 +114,12 @@ SCOPE_RULES: tuple[ScopeRule, ...] = (
                 "hasher",
                 "salt",
                 "nonce",
-                "digest",
             }
         ),
         RED,
         "secrets, signing, hashing or encryption",
         ("get_signing_serializer", "secret_key", "compute_hmac", "encrypt_payload"),
-        ("design", "signal", "assign", "digestive_tract_name", "__hash__"),
+        ("design", "signal", "assign", "digestive_tract_name", "__hash__", "generateDigest"),
     ),
     ScopeRule(
         frozenset(
@@ -182,6 +181,13 @@ SCOPE_RULES: tuple[ScopeRule, ...] = (
         "session state",
         ("sessions", "Session", "open_session"),
         ("obsession_count", "versioning"),
+    ),
+    ScopeRule(
+        frozenset({"digest", "digests"}),
+        MODERATE,
+        "a digest (content hashes for ETags and checksums as often as message digests)",
+        ("generateDigest", "digest_of", "compute_digests"),
+        ("digestive_tract_name", "indigestion"),
     ),
 )
 

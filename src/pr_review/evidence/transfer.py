@@ -5,7 +5,9 @@ meaning does not depend on the repository or its language: a credential; an acce
 check removed or added; request input newly reaching a dangerous sink, or the code a fix of
 such a sink rewrites; a bound on input size or count newly enforced or no longer enforced;
 TLS, cookie, hashing or crypto settings weakened; CI trust widened; dependency sources
-changed; destructive migrations; money moved by a payment call; a shared store read then
+changed; destructive migrations; money or payment logic (the product's spec makes payments
+red: payment, refund, amount, price... words on at least two changed code lines; word-keyed,
+measured rare: one case in about 1,000 real PRs, a published fix); a shared store read then
 written non-atomically; a security advisory the PR cites; a reviewer's corroborated critical
 security finding; the repository's own overrides.
 
@@ -93,11 +95,12 @@ YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
         "a data migration that adds a nullable column",
     ),
 )
-"""Measured before capping more (bench/bench_corpora.py --lanes-only, tune half): capping
-security-scope, multi-subsystem, large-diff, public-api and error-handling-removed as well
-cut ordinary false reds from 8/118 to 2/118 but security fixes red from 10/14 to 5/14 (1/14
-with neutral titles): those factors are where today's recall comes from. They stay red until
-the sink rules carry the fixes' structure (redirects, headers, URL parsing, object keys)."""
+"""History (bench/bench_corpora.py --lanes-only, tune half): capping security-scope,
+multi-subsystem, large-diff, public-api and error-handling-removed at first cut ordinary false
+reds from 8/118 to 2/118 but security fixes red from 10/14 to 5/14 (1/14 with neutral titles).
+They were capped once the structural rules carried what those names had caught: decisions
+changed in a security-named function (:mod:`pr_review.evidence.decisions`), the sink rules
+(redirects, headers, URL parsing, object keys), bounds on input and access checks."""
 
 _BY_NAME = {entry.factor: entry for entry in YELLOW_AT_MOST}
 

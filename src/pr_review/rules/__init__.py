@@ -42,7 +42,7 @@ from importlib import resources
 from pathlib import PurePosixPath
 from typing import Any
 
-import yaml
+from pr_review import yamlfiles
 
 
 class SinkCategory(StrEnum):
@@ -190,7 +190,7 @@ def load_sink_rules() -> tuple[SinkRule, ...]:
     """Every rule of ``rules/sinks/``, in file-name order."""
     folder = resources.files(__package__).joinpath("sinks")
     rules = [
-        _rule_from(entry.name, yaml.safe_load(entry.read_text("utf-8")))
+        _rule_from(entry.name, yamlfiles.load(entry.read_text("utf-8")))
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)
         if entry.name.endswith((".yml", ".yaml"))
     ]
