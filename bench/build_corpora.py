@@ -88,6 +88,10 @@ REPOS = {
     "cookie": ("jshttp/cookie", "javascript", "cookie parser"),
     "bluemonday": ("microcosm-cc/bluemonday", "go", "HTML sanitizer"),
     "authlib": ("lepture/authlib", "python", "OAuth/JOSE library"),
+    "express-session": ("expressjs/session", "javascript", "session middleware"),
+    "gorilla-csrf": ("gorilla/csrf", "go", "CSRF middleware"),
+    "itsdangerous": ("pallets/itsdangerous", "python", "signing library"),
+    "helmet": ("helmetjs/helmet", "typescript", "security headers middleware"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
