@@ -3,10 +3,10 @@
 Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report shared] [--titles both]
 [--concurrency 2] [--no-cases] [--lanes-only]``
 
-Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for the halves
-tune, report, holdout, holdout2, holdout3 and holdout4 (built by ``bench/build_corpora.py``; the
-split by repository is ``bench/corpora/split.json``) and ``../shared/corpus/real`` (requests +
-flask, half ``shared``). Each is measured
+Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for every half
+``bench/corpora/split.json`` lists (tune, report, holdout to holdout7; built by
+``bench/build_corpora.py``) and ``../shared/corpus/real`` (requests + flask, half ``shared``).
+Each is measured
 twice: with the PRs' real titles, descriptions and commit messages, and with all of them
 replaced by a neutral "Update code" (the bundle's commits are re-made with the same trees,
 authors and dates), so security fixes must be caught by what the code does.

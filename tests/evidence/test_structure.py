@@ -214,6 +214,10 @@ def test_session_module_alone_is_moderate() -> None:
     ("path", "kind"),
     [
         ("src/werkzeug/security.py", PathKind.CODE),
+        ("src/__snapshots__/parse.spec.ts.snap", PathKind.TEST),
+        ("src/stringify.bench.ts", PathKind.TEST),
+        ("benchmarks/run.js", PathKind.TEST),
+        ("src/bench.ts", PathKind.CODE),
         ("pkg/license.py", PathKind.CODE),
         ("SECURITY.md", PathKind.DOCS),
         ("LICENSE", PathKind.DOCS),
@@ -584,6 +588,29 @@ def test_an_access_refusal_added_to_a_handler_is_red_and_names_it() -> None:
     assert "raise HTTPForbidden()" in why
 
 
+def test_a_refusal_that_only_gains_a_description_is_the_same_access_check() -> None:
+    base = (
+        "def update(client):\n    if not client:\n"
+        "        raise InvalidClientError(status_code=401)\n    return save(client)\n"
+    )
+    head = base.replace("status_code=401)", "status_code=401, description='No client.')")
+    lane, factors = _risk(
+        files=[
+            file_diff(
+                "oauth/endpoint.py",
+                ["        raise InvalidClientError(status_code=401, description='No client.')"],
+                ["        raise InvalidClientError(status_code=401)"],
+                start=3,
+            )
+        ],
+        base={"oauth/endpoint.py": base},
+        head={"oauth/endpoint.py": head},
+    )
+    assert "access-control-added:red" not in factors
+    assert "access-control-removed:red" not in factors
+    assert lane is not Lane.RED
+
+
 def test_an_access_check_moved_from_another_file_or_a_plain_guard_added_is_not_added() -> None:
     check = "    if not user.is_admin:\n        abort(403)\n"
     base_views = "def edit(user):\n    return save(user)\n"
@@ -732,3 +759,49 @@ def test_a_gained_guard_is_access_control_only_when_it_denies_access(
     guard: str, denial: bool
 ) -> None:
     assert is_access_denial(guard) is denial
+
+
+# -- the project's own name ------------------------------------------------------------------
+
+
+def test_project_words_come_from_the_root_manifests_and_the_repository() -> None:
+    from pr_review.evidence.project import project_words
+    from pr_review.sources.model import MemoryTree
+
+    assert project_words(MemoryTree({"package.json": '{"name": "cookie"}'})) == {"cookie"}
+    assert project_words(MemoryTree({"package.json": '{"name": "@hono/jwt-auth"}'})) == {
+        "jwt", "auth"
+    }
+    go = MemoryTree({"go.mod": "module github.com/gorilla/csrf/v2\n\ngo 1.20\n"})
+    assert project_words(go) == {"csrf"}
+    py = MemoryTree({"pyproject.toml": '[project]\nname = "PyJWT"\n'})
+    assert project_words(py) == {"py", "jwt"}
+    assert project_words(MemoryTree({}), "jshttp/cookie") == {"cookie"}
+    assert project_words(MemoryTree({"package.json": "{not json", "pyproject.toml": "[x"})) == set()
+
+
+_STRINGIFY = (
+    "export function stringifyCookie(cookie, options) {\n"
+    "  const enc = options.encode || encodeURIComponent\n"
+    "  return enc(cookie.value)\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(("name", "red"), [("cookie", False), ("web-kit", True)])
+def test_a_word_that_names_the_project_does_not_single_out_its_code(name: str, red: bool) -> None:
+    head = _STRINGIFY.replace("options.encode || encodeURIComponent", "options.encode || encode")
+    manifest = f'{{"name": "{name}"}}'
+    _, factors = _risk(
+        files=[
+            file_diff(
+                "src/index.ts",
+                ["  const enc = options.encode || encode"],
+                ["  const enc = options.encode || encodeURIComponent"],
+                start=2,
+            )
+        ],
+        base={"src/index.ts": _STRINGIFY, "package.json": manifest},
+        head={"src/index.ts": head, "package.json": manifest},
+    )
+    assert ("security-check-changed:red" in factors) is red

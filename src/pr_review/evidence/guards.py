@@ -119,8 +119,19 @@ def guards(source: str) -> Guards | None:
     return {name: _guards_of(function) for name, function in functions(tree)}
 
 
+_RAISED_CALL = re.compile(r"^(?P<head>.*: raise [\w.]+)\(.*\)$", re.DOTALL)
+
+
+def guard_key(guard: str) -> str:
+    """What identifies a guard across a PR: its condition and what it raises, not the
+    arguments of the exception (``raise InvalidClientError(status_code=401)`` and the same
+    with a ``description=`` added are one guard)."""
+    match = _RAISED_CALL.match(guard)
+    return guard if match is None else match.group("head")
+
+
 def _counted(found: Guards) -> Counter[str]:
-    return Counter(g for entries in found.values() for g, _ in entries)
+    return Counter(guard_key(g) for entries in found.values() for g, _ in entries)
 
 
 def lost_guards(
@@ -134,11 +145,12 @@ def lost_guards(
     for scope, entries in before.items():
         if scope not in after or len(after[scope]) >= len(entries):
             continue
-        remaining = Counter(g for g, _ in after[scope])
+        remaining = Counter(guard_key(g) for g, _ in after[scope])
         for guard, line in entries:
-            if remaining[guard]:
-                remaining[guard] -= 1
-            elif not everywhere[guard]:
+            key = guard_key(guard)
+            if remaining[key]:
+                remaining[key] -= 1
+            elif not everywhere[key]:
                 out.append(LostGuard(scope, guard, line))
     return out
 
@@ -155,7 +167,7 @@ def gained_access_guards(
         for scope, entries in after.items()
         if scope in before
         for guard, line in entries
-        if is_access_denial(guard) and not known[guard]
+        if is_access_denial(guard) and not known[guard_key(guard)]
     ]
 
 

@@ -83,11 +83,13 @@ TEST_DIRS = frozenset(
         "test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__",
         "testdata",  # Go: the go tool ignores it; fixtures only
         "testutil", "testutils", "testhelpers",  # helper packages only tests import
+        "__snapshots__",  # Jest, Vitest and syrupy snapshots: expected test output
+        "bench", "benches", "benchmark", "benchmarks",  # measured, never shipped
     }
 )  # fmt: skip
 _TEST_FILE = re.compile(
     r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec)\.[cm]?[jt]sx?$"
-    r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$)"
+    r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$|.+\.snap$|.+\.bench\.[cm]?[jt]sx?$)"
 )
 MANIFESTS = frozenset(
     {
