@@ -26,7 +26,6 @@ from pr_review.evidence.limits import limit_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.paths import PathKind, classify
-from pr_review.evidence.project import project_words
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
 from pr_review.evidence.security_scope import security_scope_factors
@@ -97,10 +96,7 @@ def build_pack(
         scanned = scan_all(lane_files, code_paths - neutral.neutral, pr.base_tree, pr.head_tree)
         scans = confirm_handlers(lane_files, scanned, pr.base_tree, pr.head_tree)
         budget = None
-        project = project_words(pr.base_tree, pr.repository)
-        structure = security_scope_factors(
-            lane_files, code_paths, pr.base_tree, pr.head_tree, project
-        )
+        structure = security_scope_factors(lane_files, code_paths, pr.base_tree, pr.head_tree)
         structure += guard_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += input_flow_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += limit_factors(lane_files, pr.base_tree, pr.head_tree)

@@ -41,11 +41,11 @@ class ScopeRule:
     prefix_only: bool = False
     """Only as the identifier's first word (``safe_join``, not ``thread_safe``)."""
 
-    def hit(self, identifier: str, ignored: frozenset[str] = frozenset()) -> str | None:
-        """The word of ``identifier`` this rule recognizes (not one of ``ignored``), or None."""
+    def hit(self, identifier: str) -> str | None:
+        """The word of ``identifier`` this rule recognizes, or None."""
         parts = words(identifier)
         candidates = parts[:1] if self.prefix_only else parts
-        return next((w for w in candidates if w in self.words and w not in ignored), None)
+        return next((w for w in candidates if w in self.words), None)
 
 
 SCOPE_RULES: tuple[ScopeRule, ...] = (
@@ -205,16 +205,12 @@ class ScopeHit:
     severity: FactorSeverity
 
 
-def scope_hit(
-    line: ScopedLine, side: str, project: frozenset[str] = frozenset()
-) -> ScopeHit | None:
-    """The strongest rule any name of ``line``'s chain matches (innermost name first); the
-    words of the ``project``'s own name are the whole repository's subject and match nothing
-    (in a cookie library every function is named for cookies)."""
+def scope_hit(line: ScopedLine, side: str) -> ScopeHit | None:
+    """The strongest rule any name of ``line``'s chain matches (innermost name first)."""
     best: ScopeHit | None = None
     for name in reversed(line.chain):
         for rule in SCOPE_RULES:
-            word = rule.hit(name, project)
+            word = rule.hit(name)
             if word is None:
                 continue
             if best is None or (rule.severity is RED and best.rule.severity is not RED):
@@ -222,9 +218,7 @@ def scope_hit(
     return best
 
 
-def file_hits(
-    f: FileDiff, base: RepoTree, head: RepoTree, project: frozenset[str] = frozenset()
-) -> list[ScopeHit]:
+def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
     """Every changed code line of ``f`` that sits in a security-relevant scope."""
     old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
     new = None if f.status is FileStatus.DELETED else head.read(f.path)
@@ -236,7 +230,7 @@ def file_hits(
     out = []
     for side, lines in (("added", new_lines), ("removed", old_lines)):
         for line in lines:
-            hit = scope_hit(line, side, project)
+            hit = scope_hit(line, side)
             if hit is None:
                 continue
             gone = side == "removed" and len(line.chain) > 1
@@ -291,14 +285,9 @@ class _Sides:
 
 
 def security_scope_factors(
-    files: Sequence[FileDiff],
-    code: Collection[str],
-    base: RepoTree,
-    head: RepoTree,
-    project: frozenset[str] = frozenset(),
+    files: Sequence[FileDiff], code: Collection[str], base: RepoTree, head: RepoTree
 ) -> list[RiskFactor]:
-    """One factor per file and severity, naming the first line, its scope and the word;
-    ``project``: the words of the project's own name (:mod:`pr_review.evidence.project`)."""
+    """One factor per file and severity, naming the first line, its scope and the word."""
     out: list[RiskFactor] = []
     sides = _Sides(files, base, head)
     for f in files:
@@ -306,7 +295,7 @@ def security_scope_factors(
             continue
         if classify(f.path) is not PathKind.CODE:
             continue  # configuration named "auth.yml" is not a function named for auth
-        hits = file_hits(f, base, head, project)
+        hits = file_hits(f, base, head)
         for severity in (RED, MODERATE):
             chosen = [h for h in hits if h.severity is severity]
             if not chosen:
