@@ -1,6 +1,6 @@
 """The risk lane on real merged PRs, per repository and per half, as published and neutral.
 
-Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report shared] [--titles both]
+Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report ... shared] [--titles both]
 [--concurrency 2] [--no-cases] [--lanes-only]``
 
 Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for every half
@@ -212,8 +212,8 @@ def render(title: str, per_repo: dict[str, Figures], show_cases: bool) -> None:
 def main(argv: list[str]) -> int:
     """Measure the chosen halves in the chosen title modes and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", nargs="+", choices=sorted(HALVES),
-                        default=["tune", "report", "shared"])
+    parser.add_argument("--half", nargs="+", choices=sorted(HALVES), default=list(HALVES),
+                        help="halves to measure (default: every half of split.json and shared)")
     parser.add_argument("--titles", choices=["published", "neutral", "both"], default="both")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--no-cases", action="store_true",
