@@ -31,14 +31,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / "bench" / "corpora"
+from build_corpora import CORPORA, ROOT, halves  # this script's folder is on sys.path
+
 HALVES = {
-    **{
-        half: CORPORA / half
-        for half, repos in json.loads((CORPORA / "split.json").read_text()).items()
-        if isinstance(repos, list)  # split.json's other keys are notes
-    },
+    **{half: CORPORA / half for half in halves()},
     "shared": ROOT.parent / "shared" / "corpus" / "real",
 }
 NEUTRAL = "Update code"

@@ -118,12 +118,16 @@ def mirror(mirrors: Path, slug: str) -> Path:
     return path
 
 
-def split() -> dict[str, str]:
-    """Short repository name -> half (tune/report), from corpora/split.json."""
+def halves() -> dict[str, list[str]]:
+    """Half -> its repositories (``owner/name``), from corpora/split.json: every key with a
+    list of repositories is a half; the others are notes."""
     data = json.loads((CORPORA / "split.json").read_text())
-    by_slug = {
-        slug: half for half, slugs in data.items() if isinstance(slugs, list) for slug in slugs
-    }  # every key with a list of repositories is a half; the others are notes
+    return {half: slugs for half, slugs in data.items() if isinstance(slugs, list)}
+
+
+def split() -> dict[str, str]:
+    """Short repository name -> half (tune, report, holdout...), from corpora/split.json."""
+    by_slug = {slug: half for half, slugs in halves().items() for slug in slugs}
     return {name: by_slug[slug] for name, (slug, _, _) in REPOS.items()}
 
 

@@ -2,7 +2,7 @@
 
 Checks the data, not the review: every case loads (schema, bundle present), each repository
 lives in exactly one half, and every case's expected lanes are its labels file's written label.
-The tune and report halves are labelled by a person throughout, as are holdout3 to holdout6;
+The tune and report halves are labelled by a person throughout, as are holdout3 to holdout7;
 the first two holdouts keep the builder's file-kind labels for ordinary PRs ("auto: ..."), which
 decide nothing their figures use but the docs-only share: ordinary versus security fix is what
 false reds and recall read, and security fixes are always listed by hand.

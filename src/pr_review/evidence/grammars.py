@@ -431,10 +431,10 @@ class BoundCheck:
     code: str
 
 
-_ORDER = frozenset({"<", ">", "<=", ">=", "==", "==="})
 FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "===": "==="}
 """A comparison with its operands swapped: ``max < n`` is ``n > max``. Equality counts: a
 count that grows by one is stopped when it reaches its bound (``n === maxFragments``)."""
+_ORDER = frozenset(FLIPPED)
 _NAMES = frozenset(
     {"identifier", "member_expression", "selector_expression", "field_expression",
      "field_access", "scoped_identifier", "attribute", "property_identifier",

@@ -147,7 +147,7 @@ PROSE_KEYS = frozenset(
 """Keys of YAML and JSON data whose string values are prose for people (a service catalog's
 ``description``, a code generator's ``comment:`` block): a typo fixed there changes nothing a
 program does with the data. ``name`` and ``title`` are not prose: names key checks and jobs."""
-DATA_EXTENSIONS = (".yml", ".yaml", ".json")
+DATA_EXTENSIONS = frozenset({".yml", ".yaml", ".json"})
 PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
     # (path, base, head, behaviour-neutral?)
     ("jwt/options.yaml", "options:\n  - ident: X\n    comment: |\n      speficies the amount\n",
@@ -179,7 +179,7 @@ def _without_prose(value: object) -> object:
 
 
 def _documents(path: str, text: str) -> object:
-    if path.lower().endswith(".json"):
+    if extension(path) == ".json":
         return json.loads(text)
     return yamlfiles.load_all(text)
 
@@ -198,7 +198,7 @@ def _data_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     whose only change is prose: see :func:`data_prose_equal`."""
     if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
         return False
-    if not f.path.lower().endswith(DATA_EXTENSIONS) or classify(f.path) is not PathKind.CONFIG:
+    if extension(f.path) not in DATA_EXTENSIONS or classify(f.path) is not PathKind.CONFIG:
         return False
     old, new = base.read(f.path), head.read(f.path)
     return old is not None and new is not None and data_prose_equal(f.path, old, new)
