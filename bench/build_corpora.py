@@ -92,6 +92,10 @@ REPOS = {
     "gorilla-csrf": ("gorilla/csrf", "go", "CSRF middleware"),
     "itsdangerous": ("pallets/itsdangerous", "python", "signing library"),
     "helmet": ("helmetjs/helmet", "typescript", "security headers middleware"),
+    "node-tar": ("isaacs/node-tar", "typescript", "tar archive library"),
+    "go-getter": ("hashicorp/go-getter", "go", "URL/archive downloader"),
+    "webob": ("Pylons/webob", "python", "WSGI request/response library"),
+    "marked": ("markedjs/marked", "typescript", "Markdown parser"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
