@@ -11,10 +11,12 @@ from pr_review.config import Config
 from pr_review.evidence.advisory import PrText
 from pr_review.evidence.artifacts import ArtifactInputs, missing_artifacts
 from pr_review.evidence.authorship import authorship
+from pr_review.evidence.backtracking import backtracking_factors
 from pr_review.evidence.budgeted import scan_all_budgeted
 from pr_review.evidence.ci import base_actions, is_ci
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
+from pr_review.evidence.credential_headers import credential_header_factors
 from pr_review.evidence.generated import Excluded, detect, is_lock_file
 from pr_review.evidence.guards import guard_factors
 from pr_review.evidence.handlers import confirm as confirm_handlers
@@ -100,6 +102,8 @@ def build_pack(
         structure += guard_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += input_flow_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += limit_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += backtracking_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += credential_header_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

@@ -534,3 +534,120 @@ def _comparisons(
             if name is not None and is_bound(name):
                 yield op, name
                 break
+
+
+@dataclass(frozen=True)
+class RegexLiteral:
+    """A regular expression written in a source: its 1-based line, pattern and flags."""
+
+    line: int
+    pattern: str
+    flags: str
+
+
+_JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "b": "\b", "0": "\0"}
+_REGEX_CONSTRUCTORS = {"new_expression", "call_expression"}
+
+
+def _string_value(node: Any, data: bytes) -> str | None:
+    """The value of a JavaScript string or substitution-free template literal, else None."""
+    if node.type not in {"string", "template_string"}:
+        return None
+    out: list[str] = []
+    for child in node.named_children:
+        text = data[child.start_byte : child.end_byte].decode("utf-8", errors="replace")
+        if child.type == "string_fragment":
+            out.append(text)
+        elif child.type == "escape_sequence":
+            body = text[1:]
+            if body[:1] in {"u", "x"} and len(body) > 1:
+                digits = body[1:].strip("{}")
+                try:
+                    out.append(chr(int(digits, 16)))
+                except ValueError:
+                    return None
+            else:
+                out.append(_JS_ESCAPES.get(body, body))
+        else:
+            return None  # a template substitution: not a constant
+    return "".join(out)
+
+
+def regex_literals(path: str, source: str | None) -> list[RegexLiteral] | None:
+    """The regular expressions a JavaScript/TypeScript source writes as literals
+    (``/\\s+$/g``) or builds from a constant string (``new RegExp("\\\\s+")``); None when the
+    source has no JavaScript grammar or does not parse."""
+    if language_of(path) not in {"javascript", "typescript", "tsx"}:
+        return None
+    parsed = _root(path, source)
+    if parsed is None or parsed[0].has_error:
+        return None
+    root, data = parsed
+    out: list[RegexLiteral] = []
+    for node in _walk(root):
+        line = node.start_point[0] + 1
+        if node.type == "regex":
+            pattern = node.child_by_field_name("pattern")
+            flags = node.child_by_field_name("flags")
+            if pattern is not None:
+                out.append(RegexLiteral(line, _text(pattern, data), _text(flags, data)))
+        elif node.type in _REGEX_CONSTRUCTORS:
+            callee = node.child_by_field_name("constructor") or node.child_by_field_name(
+                "function"
+            )
+            arguments = node.child_by_field_name("arguments")
+            if callee is None or arguments is None or _text(callee, data) != "RegExp":
+                continue
+            values = [_string_value(a, data) for a in arguments.named_children[:2]]
+            if values and values[0] is not None:
+                flags_text = values[1] if len(values) > 1 and values[1] is not None else ""
+                out.append(RegexLiteral(line, values[0], flags_text))
+    return out
+
+
+def _text(node: Any | None, data: bytes) -> str:
+    if node is None:
+        return ""
+    return data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def string_collections(path: str, source: str | None) -> list[tuple[int, tuple[str, ...]]] | None:
+    """Every collection literal of a JavaScript/TypeScript or Go source with its 1-based line
+    and its constant string elements in order (``["Cookie", "Authorization"]``,
+    ``[]string{"Cookie"}``, a Go map literal's string keys); None when the source has no such
+    grammar or does not parse."""
+    language = language_of(path)
+    if language not in {"javascript", "typescript", "tsx", "go"}:
+        return None
+    parsed = _root(path, source)
+    if parsed is None or parsed[0].has_error:
+        return None
+    root, data = parsed
+    out: list[tuple[int, tuple[str, ...]]] = []
+    for node in _walk(root):
+        if node.type == "array":
+            values = [_string_value(child, data) for child in node.named_children]
+        elif node.type == "literal_value":
+            values = [_go_string(_go_element(child), data) for child in node.named_children]
+        else:
+            continue
+        strings = tuple(v for v in values if v is not None)
+        if strings:
+            out.append((node.start_point[0] + 1, strings))
+    return out
+
+
+def _go_element(node: Any) -> Any | None:
+    """The value of a Go ``literal_element``, or the key of a ``keyed_element``."""
+    if node.type == "keyed_element":
+        node = node.named_children[0] if node.named_children else None
+    if node is not None and node.type == "literal_element" and node.named_children:
+        return node.named_children[0]
+    return None
+
+
+def _go_string(node: Any | None, data: bytes) -> str | None:
+    if node is None or node.type not in {"interpreted_string_literal", "raw_string_literal"}:
+        return None
+    text = _text(node, data)
+    return text[1:-1] if len(text) >= 2 else None

@@ -1,0 +1,390 @@
+"""Regular expressions that backtrack super-linearly, removed or added by a PR (ReDoS).
+
+A regular expression that can match the same text in more than one way takes quadratic or
+exponential time on a failing input (:mod:`pr_review.evidence.regex_trees` finds the two
+shapes on the pattern's syntax tree). Such a regex applied to request input is a denial of
+service, and the fix rewrites it: bounds a repeat, makes two repeats disjoint, or replaces the
+regex with a parser. So a PR after which a shape the base's regexes had is found in none of the
+head's is how ReDoS fixes land in every language with a backtracking engine (Python,
+JavaScript, TypeScript): factor ``regex-backtracking-removed``, red, naming the pattern, its
+line and the shape. A shape that only appears (a new or edited regex that can backtrack) is
+``regex-backtracking-added``, yellow: worth a reviewer's look, not a block. Go's ``regexp`` is
+RE2 (linear time by construction) and is not read.
+
+Patterns are read where the source writes them as constants: Python's ``re.compile``,
+``re.match``/``search``/``sub``/... first argument (a string, an implicit or ``+``
+concatenation, ``%`` or f-string formatting of constants, module-level string constants,
+``re.escape`` and ``"|".join`` of constants, and conversions to bytes that keep the text:
+``.encode()``, ``bytes(...)``, a helper named ``tobytes``/``to_bytes``), JavaScript's
+``/.../`` literals and ``RegExp("...")`` of a constant string. A pattern built from run-time
+values is not analysed.
+
+Examples (run by the test suite, ``BACKTRACKING_EXAMPLES``): (path, base, head, factor or None).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.grammars import regex_literals
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.regex_trees import Ambiguity, ambiguities, from_javascript
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+REMOVED = "regex-backtracking-removed"
+ADDED = "regex-backtracking-added"
+_RE_FUNCTIONS = frozenset(
+    {"compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer"}
+)
+_RE_MODULES = frozenset({"re", "regex"})
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A super-linear shape of one regex of a file."""
+
+    ambiguity: Ambiguity
+    line: int
+    pattern: str
+    binding: str | None = None
+    """The module-level name a Python module assigns the compiled regex to (``OPTION_RE``)."""
+
+
+# --- Python: patterns folded from constants ---------------------------------------------------
+
+
+class _Folder:
+    """Constant values of Python expressions: strings built from literals and module-level
+    string constants (None when anything is not constant)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.names: dict[str, str] = {}
+        self.sequences: dict[str, list[str]] = {}
+        for stmt in tree.body:
+            target, value = _assignment(stmt)
+            if target is None or value is None:
+                continue
+            self.names.pop(target, None)
+            self.sequences.pop(target, None)
+            folded = self.fold(value)
+            if folded is not None:
+                self.names[target] = folded
+            elif (items := self._sequence(value)) is not None:
+                self.sequences[target] = items
+
+    def fold(self, node: ast.expr) -> str | None:
+        """The string ``node`` always evaluates to, or None."""
+        if isinstance(node, ast.Constant):
+            return _constant_text(node.value)
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id)
+        if isinstance(node, ast.JoinedStr):
+            return self._joined(node)
+        if isinstance(node, ast.BinOp):
+            return self._binop(node)
+        return self._call(node) if isinstance(node, ast.Call) else None
+
+    def _joined(self, node: ast.JoinedStr) -> str | None:
+        parts: list[str] = []
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                if value.format_spec is not None or value.conversion != -1:
+                    return None
+                folded = self.fold(value.value)
+            else:
+                folded = self.fold(value)
+            if folded is None:
+                return None
+            parts.append(folded)
+        return "".join(parts)
+
+    def _binop(self, node: ast.BinOp) -> str | None:
+        left = self.fold(node.left)
+        if left is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            right = self.fold(node.right)
+            return None if right is None else left + right
+        if isinstance(node.op, ast.Mod):
+            items = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            values = [self.fold(item) for item in items]
+            if any(v is None for v in values):
+                return None
+            try:
+                return left % tuple(values)
+            except (TypeError, ValueError):
+                return None
+        return None
+
+    def _call(self, node: ast.Call) -> str | None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "encode":
+            return self.fold(func.value)  # "...".encode("latin-1"): the same pattern text
+        callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if "bytes" in callee.lower() and len(node.args) >= 1:
+            return self.fold(node.args[0])  # bytes(p, "ascii"), a helper's tobytes(p)
+        if isinstance(func, ast.Attribute) and func.attr == "escape" and len(node.args) == 1:
+            value = self.fold(node.args[0])
+            return None if value is None else re.escape(value)
+        if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1:
+            separator = self.fold(func.value)
+            items = self._sequence(node.args[0])
+            if separator is None or items is None:
+                return None
+            return separator.join(items)
+        return None
+
+    def _sequence(self, node: ast.expr) -> list[str] | None:
+        """A tuple/list of constants (or a module constant holding one), or
+        ``map(re.escape, <that>)``."""
+        if isinstance(node, ast.Name):
+            return self.sequences.get(node.id)
+        if isinstance(node, ast.Tuple | ast.List):
+            values = [self.fold(item) for item in node.elts]
+            return None if any(v is None for v in values) else [v for v in values if v]
+        if (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "map" and len(node.args) == 2
+            and isinstance(node.args[0], ast.Attribute) and node.args[0].attr == "escape"
+        ):  # fmt: skip
+            inner = self._sequence(node.args[1])
+            return None if inner is None else [re.escape(v) for v in inner]
+        return None
+
+
+def _constant_text(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    return value.decode("latin-1") if isinstance(value, bytes) else None
+
+
+def _assignment(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        return (target.id if isinstance(target, ast.Name) else None), stmt.value
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return stmt.target.id, stmt.value
+    return None, None
+
+
+def _verbose(call: ast.Call) -> bool:
+    flags = [*call.args[1:], *(k.value for k in call.keywords if k.arg == "flags")]
+    return any(
+        isinstance(n, ast.Attribute | ast.Name)
+        and (getattr(n, "attr", None) or getattr(n, "id", None)) in {"VERBOSE", "X"}
+        for flag in flags for n in ast.walk(flag)
+    )  # fmt: skip
+
+
+def read_names(source: str | None) -> frozenset[str]:
+    """The names a Python source reads (empty when it does not parse)."""
+    tree = None if source is None else parse_python(source)
+    if tree is None:
+        return frozenset()
+    return frozenset(
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    )
+
+
+def _stopped_using(new: list[Shape], old_source: str | None, new_source: str | None) -> list[Shape]:
+    """``new`` without the regexes bound to a module-level name that the module read before
+    the PR and reads no more: a regex left defined after the code stopped using it
+    (python-multipart's ReDoS fix moved parsing to :mod:`email` and left ``OPTION_RE``
+    behind) runs on nothing. A name read in neither version (a constant other modules import)
+    is kept."""
+    if not any(s.binding for s in new):
+        return new
+    before, after = read_names(old_source), read_names(new_source)
+    return [s for s in new if not (s.binding in before and s.binding not in after)]
+
+
+def _python_shapes(source: str) -> list[Shape] | None:
+    tree = parse_python(source)
+    if tree is None:
+        return None
+    folder = _Folder(tree)
+    bound = {id(value): target for target, value in map(_assignment, tree.body) if target}
+    out: list[Shape] = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _RE_FUNCTIONS and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in _RE_MODULES
+        ):  # fmt: skip
+            continue
+        argument = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "pattern"), None
+        )
+        pattern = None if argument is None else folder.fold(argument)
+        if pattern is None:
+            continue
+        found = ambiguities(pattern, _verbose(node)) or ()
+        out.extend(Shape(a, node.lineno, pattern, bound.get(id(node))) for a in found)
+    return out
+
+
+def _javascript_shapes(path: str, source: str) -> list[Shape] | None:
+    literals = regex_literals(path, source)
+    if literals is None:
+        return None
+    out: list[Shape] = []
+    for literal in literals:
+        found = ambiguities(from_javascript(literal.pattern))
+        out.extend(Shape(a, literal.line, literal.pattern) for a in found or ())
+    return out
+
+
+def shapes(path: str, source: str | None) -> list[Shape] | None:
+    """The super-linear shapes of the regexes ``source`` writes as constants; None when the
+    file's language is not read here or it does not parse."""
+    if source is None:
+        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        return _python_shapes(source)
+    return _javascript_shapes(path, source)
+
+
+# --- the factors ------------------------------------------------------------------------------
+
+
+def _code(f: FileDiff) -> bool:
+    return not f.binary and classify(f.path) is PathKind.CODE
+
+
+def backtracking_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """Red for a file whose base regexes had a shape no head regex of the PR has (rewritten
+    or replaced, the file kept); yellow for a shape no base regex of the PR had."""
+    sides: dict[str, tuple[list[Shape], list[Shape], bool]] = {}
+    for f in files:
+        if not _code(f):
+            continue
+        old_path = f.old_path or f.path
+        old_source = None if f.status is FileStatus.ADDED else base.read(old_path)
+        new_source = None if f.status is FileStatus.DELETED else head.read(f.path)
+        old = shapes(old_path, old_source) or []
+        new = _stopped_using(shapes(f.path, new_source) or [], old_source, new_source)
+        if old or new:
+            sides[f.path] = (old, new, f.status is not FileStatus.DELETED)
+    before = {s.ambiguity for old, _, _ in sides.values() for s in old}
+    after = {s.ambiguity for _, new, _ in sides.values() for s in new}
+    out: list[RiskFactor] = []
+    for path, (old, new, kept) in sides.items():
+        gone = [s for s in old if s.ambiguity not in after]
+        came = [s for s in new if s.ambiguity not in before]
+        if gone:
+            first = gone[0]
+            out.append(
+                RiskFactor(
+                    factor=REMOVED,
+                    files=(path,),
+                    severity=FactorSeverity.RED if kept else FactorSeverity.MODERATE,
+                    why=f"a regex that backtracks super-linearly was "
+                    f"{'rewritten' if kept else 'deleted with its file'}: `{_short(first)}` "
+                    f"(line {first.line} of the base file): {first.ambiguity.describe()}; no "
+                    "regex of the PR's head has that shape. ReDoS fixes land this way",
+                )
+            )
+        if came:
+            first = came[0]
+            out.append(
+                RiskFactor(
+                    factor=ADDED,
+                    files=(path,),
+                    severity=FactorSeverity.MODERATE,
+                    why=f"a regex that can backtrack super-linearly: `{_short(first)}` (line "
+                    f"{first.line}): {first.ambiguity.describe()}; slow on long input that "
+                    "fails to match (ReDoS) if it reads request data",
+                )
+            )
+    return out
+
+
+def _short(shape: Shape) -> str:
+    text = shape.pattern.replace("\n", "\\n")
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
+    (
+        "a.py",
+        "import re\nOPTION = re.compile(r';\\s*([^;=]+)\\s*=?\\s*(.*)\\s*;')\nUSE = OPTION.match\n",
+        "import re\nOPTION = re.compile(r';([^;=\\s]+)=([^;]*);')\nUSE = OPTION.match\n",
+        REMOVED,
+    ),
+    (
+        "a.py",
+        (
+            "import re\nLEAD = ('(', '<')\n_P = re.compile(\n"
+            "    '^(?P<lead>(?:%s)*)(?P<middle>.*?)$' % '|'.join(map(re.escape, LEAD)))\n"
+            "def urlize(t):\n    return _P.match(t)\n"
+        ),
+        "import re\n_P = None\ndef urlize(t):\n    return t\n",
+        REMOVED,
+    ),
+    (
+        "a.js",
+        "function trim(s) { return s.replace(/^\\s+|\\s+\\s*$/g, '') }\n",
+        "function trim(s) { return s.trim() }\n",
+        REMOVED,
+    ),
+    (
+        "a.ts",
+        "const inline = { text: /^(\\w+\\s?)*x/ }\n",
+        "const inline = { text: /^(?:\\w+\\s)*x/ }\n",
+        REMOVED,
+    ),
+    (
+        "a.py",
+        (
+            "import re\nOPTION_RE = re.compile(r';\\s*([^;=]+)\\s*=?\\s*x')\n"
+            "def parse(v):\n    return OPTION_RE.findall(v)\n"
+        ),
+        (
+            "import re\nOPTION_RE = re.compile(r';\\s*([^;=]+)\\s*=?\\s*x')\n"
+            "def parse(v):\n    return email_params(v)\n"
+        ),
+        REMOVED,
+    ),
+    (
+        "a.py",
+        "import re\nHEADER = re.compile(tobytes('^' + '([a-z]([ a-z]+[a-z])?)*' + ';'))\n",
+        "import re\nHEADER = re.compile(tobytes('^' + '[a-z]+(?:[ ]+[a-z]+)*' + ';'))\n",
+        REMOVED,
+    ),
+    (
+        "a.js",
+        "const re = /^\\d+$/\n",
+        "const re = new RegExp('^\\\\s*,?\\\\s*x')\n",
+        ADDED,
+    ),
+    # no change of shape: the same ambiguity moved, renamed or kept; safe regexes edited
+    (
+        "a.py",
+        "import re\nA = re.compile(r'\\s*,\\s*x')\nf = A.split\n",
+        "import re\nSPLIT = re.compile(r'\\s*,\\s*x', re.I)\nf = SPLIT.split\n",
+        None,
+    ),
+    (
+        "a.js",
+        "const a = /^[a-z]+\\d+$/\n",
+        "const a = /^[a-z]+\\d*$/\n",
+        None,
+    ),
+    (
+        "a.go",
+        "package p\nvar r = regexp.MustCompile(`(a+)+x`)\n",
+        "package p\nvar r = regexp.MustCompile(`a+x`)\n",
+        None,
+    ),
+)
+"""A base and a head source, and the factor the change gives (None: neither)."""

@@ -1,0 +1,471 @@
+"""Regular expressions read as syntax trees: where one backtracks super-linearly.
+
+The one module that reads Python's own regular-expression parser (``re._parser``: the tree
+CPython compiles, so nothing is guessed from the pattern's text). JavaScript patterns are read
+with it too, after the few spellings the two dialects write differently are translated
+(:func:`from_javascript`); a pattern either parser rejects is not analysed.
+
+A backtracking engine (Python's ``re``, JavaScript's, not Go's RE2) is slow on a failing input
+when it can match the same text in more than one way. Two shapes cause it, and they are how
+ReDoS advisories are written up and fixed in every language:
+
+- **quadratic**: two unbounded repeats, the second able to start with a character the first can
+  take, with nothing in between that the first could not take (``\\s*,?\\s*``, ``a+a+``,
+  ``\\w+\\s?\\w+``; not ``[a-z]*(?:\\.[a-z]+)*``, whose second repeat starts with a dot): a run
+  of n such characters splits between them in n ways;
+- **exponential**: an unbounded repeat whose body can end with an unbounded repeat of a
+  character the body can also start with (``(a+)+``, ``(\\w+\\s?)*``) or with an optional part
+  made of such characters (``([a-z]([ a-z]+[a-z])?)*``), or whose alternatives can start with
+  the same character (``(?:\\\\.|[^"])*``): the repetitions divide a run in 2^n ways.
+
+Each shape found is a :class:`Ambiguity` with a stable description (the repeats, rendered from
+the tree), so a base and a head version of a file can be compared: a shape the base had that no
+head regex has is a rewrite that removed it. Possessive repeats and atomic groups do not
+backtrack and are not counted. Characters are compared on a probe alphabet (ASCII and a few
+non-ASCII letters and spaces); a case-insensitive flag is ignored (it can only add overlaps the
+analysis then misses, never invent one).
+
+Examples (run by the test suite, ``REGEX_EXAMPLES``): (pattern, its shapes' kinds).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+_parser: Any
+_c: Any
+try:  # CPython's regular-expression parser (3.11+: re._parser); typeshed has no stubs for it
+    _parser = importlib.import_module("re._parser")
+    _c = importlib.import_module("re._constants")
+except ImportError:  # pragma: no cover - other Pythons: nothing is analysed
+    _parser = None
+    _c = None
+
+_PROBES = "".join(chr(c) for c in range(128)) + "\u00e9\u00a0\u2028\u4e2d\u0660"
+_ALL = (1 << len(_PROBES)) - 1
+_MAX_PATTERN = 4000
+"""Longer patterns (generated tables) are not analysed."""
+
+
+@dataclass(frozen=True)
+class Ambiguity:
+    """One shape of a pattern that backtracks super-linearly."""
+
+    kind: str
+    """``quadratic`` or ``exponential``."""
+    shape: str
+    """The repeats involved, rendered from the tree (``\\s* then \\s*``): the identity of the
+    shape when a base and a head pattern are compared."""
+
+    def describe(self) -> str:
+        """One clause a maintainer can check against the pattern."""
+        if self.kind == "quadratic":
+            return f"`{self.shape}` can split the same run of characters (quadratic backtracking)"
+        return f"`{self.shape}` can divide a run between its repetitions in 2^n ways"
+
+
+def _mask(test: str) -> int:
+    compiled = re.compile(test, re.DOTALL)
+    return sum(1 << i for i, ch in enumerate(_PROBES) if compiled.fullmatch(ch))
+
+
+@lru_cache(maxsize=1)
+def _categories() -> dict[Any, int]:
+    if _c is None:  # pragma: no cover
+        return {}
+    return {
+        _c.CATEGORY_DIGIT: _mask(r"\d"), _c.CATEGORY_NOT_DIGIT: _mask(r"\D"),
+        _c.CATEGORY_SPACE: _mask(r"\s"), _c.CATEGORY_NOT_SPACE: _mask(r"\S"),
+        _c.CATEGORY_WORD: _mask(r"\w"), _c.CATEGORY_NOT_WORD: _mask(r"\W"),
+    }  # fmt: skip
+
+
+def _char(code: int) -> int:
+    index = _PROBES.find(chr(code)) if code < 0x110000 else -1
+    return 0 if index < 0 else 1 << index
+
+
+def _range(lo: int, hi: int) -> int:
+    return sum(1 << i for i, ch in enumerate(_PROBES) if lo <= ord(ch) <= hi)
+
+
+def _set_items(items: Sequence[tuple[Any, Any]]) -> int:
+    negate, out = False, 0
+    for op, av in items:
+        if op is _c.NEGATE:
+            negate = True
+        elif op is _c.LITERAL:
+            out |= _char(av)
+        elif op is _c.RANGE:
+            out |= _range(av[0], av[1])
+        elif op is _c.CATEGORY:
+            out |= _categories().get(av, _ALL)
+        else:
+            out |= _ALL  # a set item this analysis does not know: anything
+    return (_ALL & ~out) if negate else out
+
+
+# --- what a node can consume --------------------------------------------------------------
+
+
+def _single(node: tuple[Any, Any]) -> int | None:
+    """The characters of a one-character node (literal, set, class, dot), else None."""
+    op, av = node
+    if op is _c.LITERAL:
+        return _char(av)
+    if op is _c.NOT_LITERAL:
+        return _ALL & ~_char(av)
+    if op is _c.ANY:
+        return _ALL
+    if op is _c.IN:
+        return _set_items(av)
+    if op is _c.CATEGORY:
+        return _categories().get(av, _ALL)
+    return None
+
+
+def _repeat(node: tuple[Any, Any]) -> tuple[int, int, list[Any]] | None:
+    """(min, max, body) of a backtracking repeat, else None (possessive repeats do not
+    backtrack)."""
+    op, av = node
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT):
+        low, high, body = av
+        return low, high, list(body)
+    return None
+
+
+def _unbounded(node: tuple[Any, Any]) -> bool:
+    rep = _repeat(node)
+    return rep is not None and rep[1] == _c.MAXREPEAT
+
+
+def _inner(node: tuple[Any, Any]) -> list[list[Any]] | None:
+    """The sequences inside a group or an alternation (each alternative), else None."""
+    op, av = node
+    if op is _c.SUBPATTERN:
+        return [list(av[-1])]
+    if op is _c.BRANCH:
+        return [list(alt) for alt in av[1]]
+    return None
+
+
+def chars(seq: Sequence[Any]) -> int:
+    """Every character ``seq`` could consume (an over-approximation)."""
+    out = 0
+    for node in seq:
+        single = _single(node)
+        if single is not None:
+            out |= single
+            continue
+        rep = _repeat(node)
+        if rep is not None:
+            out |= chars(rep[2])
+            continue
+        op, av = node
+        if op is _c.POSSESSIVE_REPEAT:
+            out |= chars(av[2])
+        elif op is _c.ATOMIC_GROUP:
+            out |= chars(av)
+        else:
+            for alt in _inner(node) or []:
+                out |= chars(alt)
+            if op is _c.GROUPREF or op is _c.GROUPREF_EXISTS:
+                out |= _ALL
+    return out
+
+
+def nullable(seq: Sequence[Any]) -> bool:
+    """Whether ``seq`` can match the empty string."""
+    return all(_node_nullable(node) for node in seq)
+
+
+def _node_nullable(node: tuple[Any, Any]) -> bool:
+    op, av = node
+    if _single(node) is not None:
+        return False
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        return bool(av[0] == 0 or nullable(av[2]))
+    if op is _c.ATOMIC_GROUP:
+        return nullable(av)
+    inner = _inner(node)
+    if inner is not None:
+        return any(nullable(alt) for alt in inner)
+    # anchors and lookarounds consume nothing; a back-reference is taken to consume
+    return op is not _c.GROUPREF and op is not _c.GROUPREF_EXISTS
+
+
+def first(seq: Sequence[Any]) -> int:
+    """The characters a non-empty match of ``seq`` can start with."""
+    out = 0
+    for node in seq:
+        single = _single(node)
+        if single is not None:
+            return out | single
+        rep = _repeat(node)
+        op, av = node
+        if rep is not None:
+            out |= first(rep[2])
+        elif op is _c.POSSESSIVE_REPEAT:
+            out |= first(av[2])
+        elif op is _c.ATOMIC_GROUP:
+            out |= first(av)
+        else:
+            for alt in _inner(node) or []:
+                out |= first(alt)
+            if op is _c.GROUPREF or op is _c.GROUPREF_EXISTS:
+                return out | _ALL
+        if not _node_nullable(node):
+            return out
+    return out
+
+
+def _edge_repeats(seq: Sequence[Any], from_end: bool) -> Iterator[tuple[Any, Any]]:
+    """The unbounded repeats that can be the last (``from_end``) or first consuming part of a
+    match of ``seq``, looking through groups, alternatives and empty-able neighbours."""
+    for node in reversed(seq) if from_end else seq:
+        if _unbounded(node):
+            yield node
+        inner = _inner(node)
+        for alt in inner or []:
+            yield from _edge_repeats(alt, from_end)
+        if not _node_nullable(node):
+            return
+
+
+# --- rendering (for shapes and messages) ----------------------------------------------------
+
+
+def render(seq: Sequence[Any]) -> str:
+    """A pattern text for ``seq`` (equal trees render equally)."""
+    return "".join(_render(node) for node in seq)
+
+
+_CATEGORY_TEXT = {
+    "CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S", "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W",
+}  # fmt: skip
+
+
+def _render(node: tuple[Any, Any]) -> str:
+    op, av = node
+    single = _render_single(op, av)
+    if single is not None:
+        return single
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        return _render_repeat(op, av)
+    if op is _c.SUBPATTERN or op is _c.BRANCH:
+        return "(" + "|".join(render(alt) for alt in _inner(node) or []) + ")"
+    if op is _c.ATOMIC_GROUP:
+        return f"(?>{render(av)})"
+    return {"AT_BEGINNING": "^", "AT_END": "$"}.get(str(av), "") if op is _c.AT else ""
+
+
+def _render_single(op: Any, av: Any) -> str | None:
+    if op is _c.LITERAL:
+        return _literal(av)
+    if op is _c.NOT_LITERAL:
+        return f"[^{_literal(av)}]"
+    if op is _c.ANY or op is _c.CATEGORY:
+        return "." if op is _c.ANY else _CATEGORY_TEXT.get(str(av), "?")
+    if op is _c.IN:
+        if len(av) == 1 and av[0][0] is _c.CATEGORY:
+            return _render(av[0])
+        return "[" + "".join(_render_item(item) for item in av) + "]"
+    return None
+
+
+def _render_repeat(op: Any, av: Any) -> str:
+    low, high, body = av
+    text = render(body)
+    grouped = len(body) == 1 and body[0][0] in (_c.SUBPATTERN, _c.BRANCH)
+    if not grouped and (len(body) != 1 or _single(body[0]) is None):
+        text = f"({text})"
+    upper = "" if high == _c.MAXREPEAT else str(high)
+    count = {(0, _c.MAXREPEAT): "*", (1, _c.MAXREPEAT): "+", (0, 1): "?"}.get(
+        (low, high), f"{{{low},{upper}}}"
+    )
+    return text + count + {_c.MIN_REPEAT: "?", _c.POSSESSIVE_REPEAT: "+"}.get(op, "")
+
+
+_ESCAPES = {"\n": r"\n", "\t": r"\t", "\r": r"\r", "\f": r"\f", "\v": r"\v"}
+
+
+def _literal(code: int) -> str:
+    ch = chr(code)
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if not ch.isprintable() or 0x7F <= code <= 0xFF:
+        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    return re.escape(ch)
+
+
+def _render_item(item: tuple[Any, Any]) -> str:
+    op, av = item
+    if op is _c.NEGATE:
+        return "^"
+    if op is _c.RANGE:
+        return f"{_literal(av[0])}-{_literal(av[1])}"
+    return _render(item)
+
+
+# --- the two shapes ---------------------------------------------------------------------------
+
+
+def _quadratic(seq: Sequence[Any], top: bool) -> Iterator[Ambiguity]:
+    """Two unbounded repeats of a sequence, the second able to start with a character the first
+    can take, separated only by parts that can be empty or that the first repeat could take
+    itself, and followed by something that can fail (at the end of the whole pattern the
+    first split found succeeds: ``.*=.*`` does not backtrack)."""
+    for i, node in enumerate(seq):
+        for left in _edge_repeats([node], from_end=True):
+            taken = chars(_body(left))
+            for j, later in enumerate(seq[i + 1 :], start=i + 1):
+                found = False
+                for right in _edge_repeats([later], from_end=False):
+                    if top and j == len(seq) - 1:
+                        break
+                    if taken & first(_body(right)):
+                        yield Ambiguity(
+                            "quadratic", f"{_render(left)} then {_render(right)}"
+                        )
+                        found = True
+                if found:
+                    break
+                single = _single(later)
+                if _node_nullable(later) or (single is not None and single & ~taken == 0):
+                    continue
+                break
+
+
+def _body(node: tuple[Any, Any]) -> list[Any]:
+    rep = _repeat(node)
+    return [] if rep is None else rep[2]
+
+
+def _exponential(node: tuple[Any, Any]) -> Iterator[Ambiguity]:
+    """An unbounded repeat whose body's end can run on into its next repetition, or whose
+    alternatives can start alike (at the very end of a pattern it is not reported: nothing
+    after it can fail)."""
+    rep = _repeat(node)
+    if rep is None or rep[1] != _c.MAXREPEAT:
+        return
+    body = rep[2]
+    start = first(body)
+    for tail in _edge_repeats(body, from_end=True):
+        if chars(_body(tail)) & start:
+            yield Ambiguity("exponential", f"{_render(node)} (repeating {_render(tail)})")
+            return
+    for part in reversed(_unwrapped(body)):
+        if not _node_nullable(part):
+            break
+        if chars([part]) & start:
+            # an optional end made of what starts the body: `([v]([ \tv]+[v])?)*` matches
+            # "vvv" as one repetition or three
+            yield Ambiguity("exponential", f"{_render(node)} (optional {_render(part)})")
+            return
+    alternatives = _alternatives(body)
+    for i, one in enumerate(alternatives):
+        for other in alternatives[i + 1 :]:
+            if first(one) & first(other) and not nullable(one) and not nullable(other):
+                pair = f"alternatives {render(one)} and {render(other)}"
+                yield Ambiguity("exponential", f"{_render(node)} ({pair})")
+                return
+
+
+def _unwrapped(body: Sequence[Any]) -> list[Any]:
+    """A body without the groups that wrap all of it."""
+    while len(body) == 1 and body[0][0] is _c.SUBPATTERN:
+        body = list(body[0][1][-1])
+    return list(body)
+
+
+def _alternatives(body: Sequence[Any]) -> list[list[Any]]:
+    """The alternatives of a body that is one alternation (possibly inside a group)."""
+    body = _unwrapped(body)
+    if len(body) == 1 and body[0][0] is _c.BRANCH:
+        return [list(alt) for alt in body[0][1][1]]
+    return []
+
+
+def _sequences(seq: list[Any]) -> Iterator[list[Any]]:
+    """``seq`` and every sequence nested in it."""
+    stack = [seq]
+    while stack:
+        current = stack.pop()
+        yield current
+        for node in current:
+            rep = _repeat(node)
+            op = node[0]
+            if rep is not None:
+                stack.append(rep[2])
+            elif op is _c.POSSESSIVE_REPEAT:
+                continue  # no backtracking into it
+            elif op is _c.ATOMIC_GROUP:
+                continue
+            else:
+                stack.extend(_inner(node) or [])
+
+
+def ambiguities(pattern: str, verbose: bool = False) -> tuple[Ambiguity, ...] | None:
+    """The super-linear shapes of a Python-syntax ``pattern`` (empty when it has none), or
+    None when it cannot be parsed here."""
+    if _parser is None or len(pattern) > _MAX_PATTERN:
+        return None
+    try:
+        tree = _parser.parse(pattern, re.VERBOSE if verbose else 0)
+    except (re.error, ValueError, TypeError, OverflowError, RecursionError):
+        return None
+    found: dict[Ambiguity, None] = {}
+    whole = list(tree)
+    for seq in _sequences(whole):
+        top = seq is whole
+        for ambiguity in _quadratic(seq, top):
+            found.setdefault(ambiguity)
+        for index, node in enumerate(seq):
+            if top and index == len(seq) - 1:
+                continue
+            for ambiguity in _exponential(node):
+                found.setdefault(ambiguity)
+    return tuple(found)
+
+
+_JS_NAMED = re.compile(r"\(\?<(?![=!])")
+_JS_BACKREF = re.compile(r"\\k<([A-Za-z_$][\w$]*)>")
+
+
+def from_javascript(pattern: str) -> str:
+    """A JavaScript pattern in Python's syntax: named groups and their back-references,
+    ``[^]`` (any character) and ``[]`` (nothing). Anything else either means the same in both
+    or makes Python's parser refuse the pattern (then it is not analysed)."""
+    out = _JS_NAMED.sub("(?P<", pattern)
+    out = _JS_BACKREF.sub(r"(?P=\1)", out)
+    return out.replace("[^]", r"[\s\S]").replace("[]", "(?!)")
+
+
+REGEX_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"^\s*,?\s*$", ("quadratic",)),
+    (r"a+a+b", ("quadratic",)),
+    (r"\w+\s?\w+$", ("quadratic",)),
+    (r"^(a+)+$", ("exponential",)),
+    (r"^(\w+\s?)*$", ("exponential",)),
+    (r'"(?:\\.|[^"])*"', ("exponential",)),
+    (r"^(?:(?:%s)*)(.*?)(?:[.,)>\n]|&gt;)*$", ("quadratic",)),
+    # safe: separated by what neither repeat takes, disjoint alternatives, possessive, bounded
+    (r"^\s*=\s*\w+$", ()),
+    (r'"(?:\\.|[^"\\])*"', ()),
+    (r"^[a-z]+\d+$", ()),
+    (r"^(\w+\s)+$", ()),
+    (r"^\s*+\s*$", ()),
+    (r"^\s{0,10}\s{0,10}$", ()),
+    (r"^([a-z]([ \ta-z]+[a-z])?)*$", ("exponential",)),
+    (r"^(a[ab]?)*$", ("exponential",)),
+    (r"^(ab?)*$", ()),
+    (r"^(?:a|b)+$", ()),
+    (r"^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$", ()),
+)
+"""Patterns and the kinds of shape each has (run by the test suite)."""
