@@ -25,6 +25,7 @@ from pr_review.evidence.input_flows import input_flow_factors
 from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
 from pr_review.evidence.limits import limit_factors
+from pr_review.evidence.line_breaks import line_break_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.paths import PathKind, classify
@@ -104,6 +105,7 @@ def build_pack(
         structure += limit_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += backtracking_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += credential_header_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += line_break_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

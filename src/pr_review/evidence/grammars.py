@@ -651,3 +651,38 @@ def _go_string(node: Any | None, data: bytes) -> str | None:
         return None
     text = _text(node, data)
     return text[1:-1] if len(text) >= 2 else None
+
+
+def refusing_conditions(
+    path: str, source: str | None, refusing_call: Callable[[str], bool]
+) -> list[tuple[int, Any, bytes]] | None:
+    """Every ``if`` of ``source`` whose consequence refuses (throws, panics, calls or returns
+    an error, answers a 4xx): its 1-based line, its condition node and the source bytes; None
+    when the source has no grammar or does not parse."""
+    parsed = _root(path, source)
+    if parsed is None or parsed[0].has_error:
+        return None
+    root, data = parsed
+    out: list[tuple[int, Any, bytes]] = []
+    for node in _walk(root):
+        if node.type not in {"if_statement", "if_expression", "if"}:
+            continue
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        if (
+            condition is not None and consequence is not None
+            and _refuses(consequence, data, refusing_call)
+        ):  # fmt: skip
+            out.append((node.start_point[0] + 1, condition, data))
+    return out
+
+
+_LITERALS = frozenset(
+    {"string", "template_string", "regex", "interpreted_string_literal", "raw_string_literal",
+     "rune_literal", "string_literal", "char_literal"}
+)  # fmt: skip
+
+
+def literal_texts(node: Any, data: bytes) -> list[str]:
+    """The source text of every string, character or regex literal under ``node``."""
+    return [_text(n, data) for n in _walk(node) if n.type in _LITERALS]

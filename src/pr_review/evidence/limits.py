@@ -77,7 +77,7 @@ def is_bound(name: str) -> bool:
     return not _BOUND_WORDS.isdisjoint(words(name))
 
 
-def _refusing_call(name: str) -> bool:
+def refusing_call(name: str) -> bool:
     """``raise``-like callees: an error, abort, panic, reject, deny... or ``fail`` as a word
     (``failWebsocketConnection``, ``fail_request``; not ``markFailed``)."""
     if _REFUSING.search(name) is not None:
@@ -93,7 +93,8 @@ def _name(node: ast.expr) -> str | None:
     return None
 
 
-def _python_refuses(body: Sequence[ast.stmt]) -> bool:
+def python_refuses(body: Sequence[ast.stmt]) -> bool:
+    """The block raises, calls a refusing callee (:func:`refusing_call`) or names a 4xx."""
     for statement in body:
         for node in ast.walk(statement):
             if isinstance(node, ast.Raise):
@@ -101,7 +102,7 @@ def _python_refuses(body: Sequence[ast.stmt]) -> bool:
             if isinstance(node, ast.Call):
                 func = node.func
                 callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if _refusing_call(callee):
+                if refusing_call(callee):
                     return True
             if (
                 isinstance(node, ast.Constant)
@@ -118,7 +119,7 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
         return None
     out: list[BoundCheck] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.If | ast.While) or not _python_refuses(node.body):
+        if not isinstance(node, ast.If | ast.While) or not python_refuses(node.body):
             continue
         for compare in ast.walk(node.test):
             if not isinstance(compare, ast.Compare):
@@ -146,7 +147,7 @@ def checks(path: str, source: str | None) -> list[BoundCheck] | None:
         return None
     if path.endswith(PYTHON_EXTENSIONS):
         return _python_checks(source)
-    return bound_checks(path, source, is_bound, _refusing_call)
+    return bound_checks(path, source, is_bound, refusing_call)
 
 
 def _key(check: BoundCheck) -> str:

@@ -154,6 +154,21 @@ def _inner(node: tuple[Any, Any]) -> list[list[Any]] | None:
     return None
 
 
+def _children(node: tuple[Any, Any]) -> list[list[Any]]:
+    """The sequences directly inside a node: a repeat's body, an atomic group's content, a
+    group's content or each alternative."""
+    op, av = node
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        return [list(av[2])]
+    if op is _c.ATOMIC_GROUP:
+        return [list(av)]
+    return _inner(node) or []
+
+
+def _is_backreference(node: tuple[Any, Any]) -> bool:
+    return node[0] is _c.GROUPREF or node[0] is _c.GROUPREF_EXISTS
+
+
 def chars(seq: Sequence[Any]) -> int:
     """Every character ``seq`` could consume (an over-approximation)."""
     out = 0
@@ -162,20 +177,10 @@ def chars(seq: Sequence[Any]) -> int:
         if single is not None:
             out |= single
             continue
-        rep = _repeat(node)
-        if rep is not None:
-            out |= chars(rep[2])
-            continue
-        op, av = node
-        if op is _c.POSSESSIVE_REPEAT:
-            out |= chars(av[2])
-        elif op is _c.ATOMIC_GROUP:
-            out |= chars(av)
-        else:
-            for alt in _inner(node) or []:
-                out |= chars(alt)
-            if op is _c.GROUPREF or op is _c.GROUPREF_EXISTS:
-                out |= _ALL
+        for inner in _children(node):
+            out |= chars(inner)
+        if _is_backreference(node):
+            out |= _ALL
     return out
 
 
@@ -196,7 +201,7 @@ def _node_nullable(node: tuple[Any, Any]) -> bool:
     if inner is not None:
         return any(nullable(alt) for alt in inner)
     # anchors and lookarounds consume nothing; a back-reference is taken to consume
-    return op is not _c.GROUPREF and op is not _c.GROUPREF_EXISTS
+    return not _is_backreference(node)
 
 
 def first(seq: Sequence[Any]) -> int:
@@ -206,19 +211,10 @@ def first(seq: Sequence[Any]) -> int:
         single = _single(node)
         if single is not None:
             return out | single
-        rep = _repeat(node)
-        op, av = node
-        if rep is not None:
-            out |= first(rep[2])
-        elif op is _c.POSSESSIVE_REPEAT:
-            out |= first(av[2])
-        elif op is _c.ATOMIC_GROUP:
-            out |= first(av)
-        else:
-            for alt in _inner(node) or []:
-                out |= first(alt)
-            if op is _c.GROUPREF or op is _c.GROUPREF_EXISTS:
-                return out | _ALL
+        for inner in _children(node):
+            out |= first(inner)
+        if _is_backreference(node):
+            return out | _ALL
         if not _node_nullable(node):
             return out
     return out

@@ -6,6 +6,7 @@ check removed or added; request input newly reaching a dangerous sink, or the co
 such a sink rewrites; a bound on input size or count newly enforced or no longer enforced;
 a regular expression whose super-linear backtracking shape the PR rewrote away (ReDoS fixes);
 a credential header added to or removed from a list of header names (stripped on redirects);
+a check refusing CR/LF in a value added or removed (header injection, request smuggling);
 TLS, cookie, hashing or crypto settings weakened; CI trust widened; dependency sources
 changed; destructive migrations; money or payment logic (the product's spec makes payments
 red: payment, refund, amount, price... words on at least two changed code lines; word-keyed,

@@ -1,0 +1,178 @@
+"""Checks that refuse a value holding a line break (CR or LF), added or removed by a PR.
+
+An ``if`` whose condition looks for a carriage return or a line feed in a value (``'\\n' in
+value``, ``strings.ContainsAny(v, "\\r\\n")``, ``/[\\r\\n]/.test(v)``) and whose consequence
+refuses (raise, throw, panic, an error returned or called, a 4xx) is how a header value, a
+redirect location or a request line is kept from carrying a second line: header injection,
+response splitting and request smuggling are fixed by adding one and reopened by removing one,
+in every language. Factor ``line-break-check-changed`` (red): the PR's code files hold more or
+fewer such checks than before (a check moved between functions or files of the PR is no
+change). Python is read with :mod:`ast`, the other languages on tree-sitter.
+
+Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, changed?).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.grammars import literal_texts, refusing_conditions
+from pr_review.evidence.limits import python_refuses, refusing_call
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+FACTOR = "line-break-check-changed"
+
+
+@dataclass(frozen=True)
+class LineBreakCheck:
+    """A refusing ``if`` whose condition looks for CR or LF."""
+
+    line: int
+    code: str
+
+
+def _has_line_break(text: str) -> bool:
+    """A literal's source text that spells CR or LF (an escape, or the character itself)."""
+    return any(mark in text for mark in ("\\r", "\\n", "\r", "\n", "\\x0d", "\\x0a", "\\u000a"))
+
+
+def _python_checks(source: str) -> list[LineBreakCheck] | None:
+    tree = parse_python(source)
+    if tree is None:
+        return None
+    out: list[LineBreakCheck] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or not python_refuses(node.body):
+            continue
+        literals = [
+            n.value for n in ast.walk(node.test)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str | bytes)
+        ]  # fmt: skip
+        texts = [v.decode("latin-1") if isinstance(v, bytes) else v for v in literals]
+        if any("\r" in t or "\n" in t for t in texts):
+            out.append(LineBreakCheck(node.lineno, ast.unparse(node.test)))
+    return out
+
+
+def checks(path: str, source: str | None) -> list[LineBreakCheck] | None:
+    """The refusing line-break checks of ``source``; None when it is not read on a tree."""
+    if source is None:
+        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        return _python_checks(source)
+    found = refusing_conditions(path, source, refusing_call)
+    if found is None:
+        return None
+    out: list[LineBreakCheck] = []
+    for line, condition, data in found:
+        if any(_has_line_break(t) for t in literal_texts(condition, data)):
+            code = data[condition.start_byte : condition.end_byte].decode("utf-8", "replace")
+            out.append(LineBreakCheck(line, " ".join(code.split())))
+    return out
+
+
+def line_break_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """One red factor when the PR's code files hold a different number of refusing
+    line-break checks after the PR than before, at the first file whose count moved."""
+    per_file: list[tuple[str, list[LineBreakCheck], list[LineBreakCheck]]] = []
+    for f in files:
+        if f.binary or classify(f.path) is not PathKind.CODE:
+            continue
+        old_path = f.old_path or f.path
+        old = [] if f.status is FileStatus.ADDED else checks(old_path, base.read(old_path))
+        new = [] if f.status is FileStatus.DELETED else checks(f.path, head.read(f.path))
+        if old is None or new is None or (not old and not new):
+            continue
+        per_file.append((f.path, old, new))
+    before = sum(len(old) for _, old, _ in per_file)
+    after = sum(len(new) for _, _, new in per_file)
+    if before == after:
+        return []
+    for path, old, new in per_file:
+        if len(old) == len(new):
+            continue
+        added = len(new) > len(old)
+        first = (new if added else old)[0]
+        where = f"line {first.line}" if added else f"line {first.line} of the base file"
+        verb = "added" if added else "removed"
+        return [
+            RiskFactor(
+                factor=FACTOR,
+                files=(path,),
+                severity=FactorSeverity.RED,
+                why=f"a check refusing a value that holds a line break {verb} ({where}: `if "
+                f"{_short(first.code)}`; {after - before:+d} in the PR's files): CR/LF checks "
+                "keep a header, redirect location or request line from carrying a second line "
+                "(header injection, response splitting, request smuggling)",
+            )
+        ]
+    return []
+
+
+def _short(code: str) -> str:
+    return code if len(code) <= 80 else code[:77] + "..."
+
+
+LINE_BREAK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (
+        "response.py",
+        "def set_header(self, value):\n    self.headers.append(value)\n",
+        (
+            "def set_header(self, value):\n    if '\\n' in value or '\\r' in value:\n"
+            "        raise ValueError('control characters')\n    self.headers.append(value)\n"
+        ),
+        True,
+    ),
+    (
+        "header.go",
+        (
+            "package p\nfunc check(v string) error {\n\tif strings.ContainsAny(v, \"\\r\\n\") {\n"
+            "\t\treturn ErrInvalidHeader\n\t}\n\treturn nil\n}\n"
+        ),
+        "package p\nfunc check(v string) error {\n\treturn nil\n}\n",
+        True,
+    ),
+    (
+        "headers.js",
+        "function set(v) { this.v = v }\n",
+        (
+            "function set(v) {\n  if (/[\\r\\n]/.test(v)) throw new TypeError('bad header')\n"
+            "  this.v = v\n}\n"
+        ),
+        True,
+    ),
+    # a line-splitting parser that does not refuse; a refusing check only moved or reworded
+    (
+        "parser.py",
+        "def feed(self, line):\n    self.lines.append(line)\n",
+        (
+            "def feed(self, line):\n    if line.endswith('\\r\\n'):\n        line = line[:-2]\n"
+            "    self.lines.append(line)\n"
+        ),
+        False,
+    ),
+    (
+        "headers.py",
+        (
+            "def a(v):\n    if '\\n' in v:\n        raise ValueError(v)\n"
+            "def b(v):\n    return v\n"
+        ),
+        (
+            "def a(v):\n    return v\n"
+            "def b(v):\n    if '\\r' in v or '\\n' in v:\n        raise HeaderError(v)\n"
+            "    return v\n"
+        ),
+        False,
+    ),
+)
+"""A base and a head source of one file, and whether the change is red."""
