@@ -184,9 +184,8 @@ def _verbose(call: ast.Call) -> bool:
     )  # fmt: skip
 
 
-def read_names(source: str | None) -> frozenset[str]:
-    """The names a Python source reads (empty when it does not parse)."""
-    tree = None if source is None else parse_python(source)
+def _read_names(tree: ast.Module | None) -> frozenset[str]:
+    """The names a Python module reads (empty without a tree)."""
     if tree is None:
         return frozenset()
     return frozenset(
@@ -194,7 +193,9 @@ def read_names(source: str | None) -> frozenset[str]:
     )
 
 
-def _stopped_using(new: list[Shape], old_source: str | None, new_source: str | None) -> list[Shape]:
+def _stopped_using(
+    new: list[Shape], old_tree: ast.Module | None, new_tree: ast.Module | None
+) -> list[Shape]:
     """``new`` without the regexes bound to a module-level name that the module read before
     the PR and reads no more: a regex left defined after the code stopped using it
     (python-multipart's ReDoS fix moved parsing to :mod:`email` and left ``OPTION_RE``
@@ -202,14 +203,11 @@ def _stopped_using(new: list[Shape], old_source: str | None, new_source: str | N
     is kept."""
     if not any(s.binding for s in new):
         return new
-    before, after = read_names(old_source), read_names(new_source)
+    before, after = _read_names(old_tree), _read_names(new_tree)
     return [s for s in new if not (s.binding in before and s.binding not in after)]
 
 
-def _python_shapes(source: str) -> list[Shape] | None:
-    tree = parse_python(source)
-    if tree is None:
-        return None
+def _python_shapes(tree: ast.Module) -> list[Shape]:
     folder = _Folder(tree)
     bound = {id(value): target for target, value in map(_assignment, tree.body) if target}
     out: list[Shape] = []
@@ -248,8 +246,17 @@ def shapes(path: str, source: str | None) -> list[Shape] | None:
     if source is None:
         return None
     if path.endswith(PYTHON_EXTENSIONS):
-        return _python_shapes(source)
+        tree = parse_python(source)
+        return None if tree is None else _python_shapes(tree)
     return _javascript_shapes(path, source)
+
+
+def _side(path: str, source: str | None) -> tuple[list[Shape], ast.Module | None]:
+    """One side of a file: its shapes, and its Python tree (parsed once) when it has one."""
+    if source is not None and path.endswith(PYTHON_EXTENSIONS):
+        tree = parse_python(source)
+        return ([] if tree is None else _python_shapes(tree)), tree
+    return shapes(path, source) or [], None
 
 
 # --- the factors ------------------------------------------------------------------------------
@@ -271,8 +278,9 @@ def backtracking_factors(
         old_path = f.old_path or f.path
         old_source = None if f.status is FileStatus.ADDED else base.read(old_path)
         new_source = None if f.status is FileStatus.DELETED else head.read(f.path)
-        old = shapes(old_path, old_source) or []
-        new = _stopped_using(shapes(f.path, new_source) or [], old_source, new_source)
+        old, old_tree = _side(old_path, old_source)
+        new, new_tree = _side(f.path, new_source)
+        new = _stopped_using(new, old_tree, new_tree)
         if old or new:
             sides[f.path] = (old, new, f.status is not FileStatus.DELETED)
     before = {s.ambiguity for old, _, _ in sides.values() for s in old}

@@ -104,6 +104,12 @@ def _root(path: str, source: str | None) -> tuple[Any, bytes] | None:
         return None
 
 
+def _clean_root(path: str, source: str | None) -> tuple[Any, bytes] | None:
+    """:func:`_root`, None also when the tree has error nodes (rules read clean trees only)."""
+    parsed = _root(path, source)
+    return None if parsed is None or parsed[0].has_error else parsed
+
+
 def parse(path: str, source: str | None) -> Tree | None:
     """The tree of ``source`` (a file at ``path``), or None (see the module docstring)."""
     parsed = _root(path, source)
@@ -492,11 +498,22 @@ def bound_checks(
     ``==``/``===``: a count reaching its bound) something with a name ``is_bound`` accepts and
     whose consequence refuses (``refusing_call`` decides on callee names and returned values);
     None when the source has no grammar or does not parse."""
-    parsed = _root(path, source)
-    if parsed is None or parsed[0].has_error:
+    parsed = _clean_root(path, source)
+    if parsed is None:
         return None
     root, data = parsed
     out: list[BoundCheck] = []
+    for line, condition, consequence in _ifs(root):
+        checks = list(_comparisons(condition, data, is_bound))
+        if checks and _refuses(consequence, data, refusing_call):
+            code = _code_text(condition, data)
+            out.extend(BoundCheck(op, bound, line, code) for op, bound in checks)
+    return out
+
+
+def _ifs(root: Any) -> Iterator[tuple[int, Any, Any]]:
+    """Every ``if`` under ``root`` with a condition and a consequence: its 1-based line and
+    those two nodes."""
     stack = [root]
     while stack:
         node = stack.pop()
@@ -505,14 +522,8 @@ def bound_checks(
             continue
         condition = node.child_by_field_name("condition")
         consequence = node.child_by_field_name("consequence")
-        if condition is None or consequence is None:
-            continue
-        checks = list(_comparisons(condition, data, is_bound))
-        if checks and _refuses(consequence, data, refusing_call):
-            line = node.start_point[0] + 1
-            code = _code_text(condition, data)
-            out.extend(BoundCheck(op, bound, line, code) for op, bound in checks)
-    return out
+        if condition is not None and consequence is not None:
+            yield node.start_point[0] + 1, condition, consequence
 
 
 def _comparisons(
@@ -579,8 +590,8 @@ def regex_literals(path: str, source: str | None) -> list[RegexLiteral] | None:
     source has no JavaScript grammar or does not parse."""
     if language_of(path) not in {"javascript", "typescript", "tsx"}:
         return None
-    parsed = _root(path, source)
-    if parsed is None or parsed[0].has_error:
+    parsed = _clean_root(path, source)
+    if parsed is None:
         return None
     root, data = parsed
     out: list[RegexLiteral] = []
@@ -619,8 +630,8 @@ def string_collections(path: str, source: str | None) -> list[tuple[int, tuple[s
     language = language_of(path)
     if language not in {"javascript", "typescript", "tsx", "go"}:
         return None
-    parsed = _root(path, source)
-    if parsed is None or parsed[0].has_error:
+    parsed = _clean_root(path, source)
+    if parsed is None:
         return None
     root, data = parsed
     out: list[tuple[int, tuple[str, ...]]] = []
@@ -653,28 +664,15 @@ def _go_string(node: Any | None, data: bytes) -> str | None:
     return text[1:-1] if len(text) >= 2 else None
 
 
-def refusing_conditions(
-    path: str, source: str | None, refusing_call: Callable[[str], bool]
-) -> list[tuple[int, Any, bytes]] | None:
-    """Every ``if`` of ``source`` whose consequence refuses (throws, panics, calls or returns
-    an error, answers a 4xx): its 1-based line, its condition node and the source bytes; None
-    when the source has no grammar or does not parse."""
-    parsed = _root(path, source)
-    if parsed is None or parsed[0].has_error:
-        return None
-    root, data = parsed
-    out: list[tuple[int, Any, bytes]] = []
-    for node in _walk(root):
-        if node.type not in {"if_statement", "if_expression", "if"}:
-            continue
-        condition = node.child_by_field_name("condition")
-        consequence = node.child_by_field_name("consequence")
-        if (
-            condition is not None and consequence is not None
-            and _refuses(consequence, data, refusing_call)
-        ):  # fmt: skip
-            out.append((node.start_point[0] + 1, condition, data))
-    return out
+@dataclass(frozen=True)
+class RefusingCondition:
+    """The condition of an ``if`` whose consequence refuses."""
+
+    line: int
+    code: str
+    """The condition's source, whitespace collapsed."""
+    literals: tuple[str, ...]
+    """The source text of every string, character or regex literal in the condition."""
 
 
 _LITERALS = frozenset(
@@ -683,6 +681,23 @@ _LITERALS = frozenset(
 )  # fmt: skip
 
 
-def literal_texts(node: Any, data: bytes) -> list[str]:
-    """The source text of every string, character or regex literal under ``node``."""
-    return [_text(n, data) for n in _walk(node) if n.type in _LITERALS]
+def refusing_conditions(
+    path: str, source: str | None, refusing_call: Callable[[str], bool]
+) -> list[RefusingCondition] | None:
+    """Every ``if`` of ``source`` whose consequence refuses (throws, panics, calls or returns
+    an error, answers a 4xx), in source order; None when the source has no grammar or does
+    not parse."""
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
+    found = [
+        RefusingCondition(
+            line,
+            " ".join(_text(condition, data).split()),
+            tuple(_text(n, data) for n in _walk(condition) if n.type in _LITERALS),
+        )
+        for line, condition, consequence in _ifs(root)
+        if _refuses(consequence, data, refusing_call)
+    ]
+    return sorted(found, key=lambda c: c.line)

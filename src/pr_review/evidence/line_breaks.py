@@ -18,7 +18,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.grammars import literal_texts, refusing_conditions
+from pr_review.evidence.grammars import refusing_conditions
 from pr_review.evidence.limits import python_refuses, refusing_call
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.pyast import parse_python
@@ -71,12 +71,9 @@ def checks(path: str, source: str | None) -> list[LineBreakCheck] | None:
     found = refusing_conditions(path, source, refusing_call)
     if found is None:
         return None
-    out: list[LineBreakCheck] = []
-    for line, condition, data in found:
-        if any(_has_line_break(t) for t in literal_texts(condition, data)):
-            code = data[condition.start_byte : condition.end_byte].decode("utf-8", "replace")
-            out.append(LineBreakCheck(line, " ".join(code.split())))
-    return out
+    return [
+        LineBreakCheck(c.line, c.code) for c in found if any(map(_has_line_break, c.literals))
+    ]
 
 
 def line_break_factors(
