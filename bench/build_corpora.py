@@ -96,6 +96,12 @@ REPOS = {
     "go-getter": ("hashicorp/go-getter", "go", "URL/archive downloader"),
     "webob": ("Pylons/webob", "python", "WSGI request/response library"),
     "marked": ("markedjs/marked", "typescript", "Markdown parser"),
+    "follow-redirects": ("follow-redirects/follow-redirects", "javascript",
+                         "redirect-following HTTP client"),
+    "send": ("pillarjs/send", "javascript", "static file server"),
+    "gorilla-websocket": ("gorilla/websocket", "go", "WebSocket library"),
+    "sqlparse": ("andialbrecht/sqlparse", "python", "SQL parser"),
+    "uvicorn": ("encode/uvicorn", "python", "ASGI server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
