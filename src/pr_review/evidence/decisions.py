@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
@@ -25,6 +26,8 @@ from pr_review.evidence.grammars import Scope, Tree
 from pr_review.evidence.lexing import mask_receivers
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, find_scope, python_scopes
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
 
 _TYPING_CALLS = frozenset({"cast", "t.cast", "typing.cast", "TypeVar", "NewType", "overload"})
 CONVERSIONS = frozenset(
@@ -212,6 +215,47 @@ class SourceDecisions:
                 messages=MESSAGE_CALLS,
             )  # fmt: skip
         return None
+
+
+class Sides:
+    """The PR's files on each side, each parsed once when first asked: the file a security
+    function is in, and where a function that left it (or came into it) may have gone (or
+    come from)."""
+
+    def __init__(self, files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> None:
+        self._paths = {
+            "base": [f.old_path or f.path for f in files if f.status is not FileStatus.ADDED],
+            "head": [f.path for f in files if f.status is not FileStatus.DELETED],
+        }
+        self._trees = {"base": base, "head": head}
+        self._parsed: dict[tuple[str, str], SourceDecisions] = {}
+
+    def source(self, side: str, path: str) -> str | None:
+        """The text of ``path`` on ``side`` (``base`` or ``head``)."""
+        return self._trees[side].read(path)
+
+    def parsed(self, side: str, path: str) -> SourceDecisions:
+        """The file at ``path`` on ``side`` (``base`` or ``head``), read and parsed once."""
+        key = (side, path)
+        if key not in self._parsed:
+            self._parsed[key] = SourceDecisions(path, self.source(side, path))
+        return self._parsed[key]
+
+    def moved(
+        self, side: str, chain: tuple[str, ...], atoms: Counter[str] | None, here: str
+    ) -> bool:
+        """Whether a scope named ``chain`` (any module) with the same decisions is in another
+        file of the PR on ``side``: a function or class moved between files, unchanged."""
+        if atoms is None:
+            return False
+        for path in self._paths[side]:
+            if path == here:
+                continue
+            other = self.parsed(side, path)
+            found = other.scope(("", *chain[1:]))
+            if found is not None and other.atoms_at(found) == atoms:
+                return True
+        return False
 
 
 def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:

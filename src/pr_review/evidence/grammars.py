@@ -701,3 +701,48 @@ def refusing_conditions(
         if _refuses(consequence, data, refusing_call)
     ]
     return sorted(found, key=lambda c: c.line)
+
+
+_EQUALITY = frozenset({"==", "===", "!=", "!=="})
+_SWITCHES = frozenset({"switch_statement", "expression_switch_statement"})
+_FIELD_READS = {"member_expression": ("object", "property"),
+                "selector_expression": ("operand", "field")}  # fmt: skip
+
+
+def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | None:
+    """(receiver, field) of every field read compared for equality or switched on in a
+    JavaScript/TypeScript or Go source: ``token.type === "text"`` and ``switch (tok.kind)``
+    give ``("token", "type")`` and ``("tok", "kind")``; the receiver is the last identifier
+    of what is read (``this.lastToken?.type`` -> ``lastToken``, ``tokens[i].type`` ->
+    ``tokens``). None when the source has no
+    such grammar or does not parse."""
+    if language_of(path) not in {"javascript", "typescript", "tsx", "go"}:
+        return None
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
+    out: list[tuple[str, str]] = []
+    for node in _walk(root):
+        if node.type == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            if operator is None or operator.type not in _EQUALITY:
+                continue
+            operands = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+        elif node.type in _SWITCHES:
+            value = node.child_by_field_name("value")
+            operands = [value, *(value.named_children if value is not None else [])]
+        else:
+            continue
+        for operand in operands:
+            fields = _FIELD_READS.get(operand.type) if operand is not None else None
+            if fields is None:
+                continue
+            read = operand.child_by_field_name(fields[0])
+            while read is not None and read.type in {"subscript_expression", "index_expression"}:
+                read = read.child_by_field_name("object") or read.child_by_field_name("operand")
+            receiver = _last_identifier(read, data) if read is not None else None
+            field_name = _text(operand.child_by_field_name(fields[1]), data)
+            if receiver is not None and field_name:
+                out.append((receiver, field_name))
+    return out

@@ -6,16 +6,18 @@ redirects, sanitizing, trust or a debugger is security-relevant whatever the lin
 name is the author's own statement of what the code is for. The vocabulary is data below,
 each entry with identifiers it must and must not match (run by the test suite). Words are
 whole words of an identifier (``get_netrc_auth`` has ``auth``; ``author`` does not).
+``token``/``tokens`` name credentials except in a source holding a lexer's tokens
+(:mod:`pr_review.evidence.lexer_tokens`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.decisions import SourceDecisions, compare
+from pr_review.evidence.decisions import Sides, SourceDecisions, compare
+from pr_review.evidence.lexer_tokens import holds_lexer_tokens
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
 from pr_review.schema.enums import FactorSeverity
@@ -40,12 +42,17 @@ class ScopeRule:
     misses: tuple[str, ...] = ()
     prefix_only: bool = False
     """Only as the identifier's first word (``safe_join``, not ``thread_safe``)."""
+    lexical: frozenset[str] = frozenset()
+    """Words that name a lexer's tokens, not credentials, in a source that compares its
+    tokens' kinds (:mod:`pr_review.evidence.lexer_tokens`)."""
 
-    def hit(self, identifier: str) -> str | None:
-        """The word of ``identifier`` this rule recognizes, or None."""
+    def hit(self, identifier: str, lexer: bool = False) -> str | None:
+        """The word of ``identifier`` this rule recognizes, or None; in a source holding a
+        lexer's tokens (``lexer``) the rule's lexical words are not recognized."""
         parts = words(identifier)
         candidates = parts[:1] if self.prefix_only else parts
-        return next((w for w in candidates if w in self.words), None)
+        known = self.words - self.lexical if lexer else self.words
+        return next((w for w in candidates if w in known), None)
 
 
 SCOPE_RULES: tuple[ScopeRule, ...] = (
@@ -92,6 +99,7 @@ SCOPE_RULES: tuple[ScopeRule, ...] = (
         "cookies, CSRF or bearer tokens",
         ("SecureCookieSessionInterface", "get_cookie_domain", "csrf_protect", "refresh_token"),
         ("tokenize", "cookiecutter_template", "detokenizer"),
+        lexical=frozenset({"token", "tokens"}),
     ),
     ScopeRule(
         frozenset(
@@ -205,12 +213,13 @@ class ScopeHit:
     severity: FactorSeverity
 
 
-def scope_hit(line: ScopedLine, side: str) -> ScopeHit | None:
-    """The strongest rule any name of ``line``'s chain matches (innermost name first)."""
+def scope_hit(line: ScopedLine, side: str, lexer: bool = False) -> ScopeHit | None:
+    """The strongest rule any name of ``line``'s chain matches (innermost name first);
+    ``lexer``: the source holds a lexer's tokens."""
     best: ScopeHit | None = None
     for name in reversed(line.chain):
         for rule in SCOPE_RULES:
-            word = rule.hit(name)
+            word = rule.hit(name, lexer)
             if word is None:
                 continue
             if best is None or (rule.severity is RED and best.rule.severity is not RED):
@@ -227,10 +236,11 @@ def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
     old_lines = scoped_lines(f.old_path or f.path, old, removed)
     new_lines = scoped_lines(f.path, new, added)
     remaining = defined_chains(f.path, new)
+    lexer = holds_lexer_tokens(f.path, new) or holds_lexer_tokens(f.old_path or f.path, old)
     out = []
     for side, lines in (("added", new_lines), ("removed", old_lines)):
         for line in lines:
-            hit = scope_hit(line, side)
+            hit = scope_hit(line, side, lexer)
             if hit is None:
                 continue
             gone = side == "removed" and len(line.chain) > 1
@@ -247,49 +257,12 @@ def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
     return out
 
 
-class _Sides:
-    """The PR's files on each side, each parsed once when first asked: the file a security
-    function is in, and where a function that left it (or came into it) may have gone (or
-    come from)."""
-
-    def __init__(self, files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> None:
-        self._paths = {
-            "base": [f.old_path or f.path for f in files if f.status is not FileStatus.ADDED],
-            "head": [f.path for f in files if f.status is not FileStatus.DELETED],
-        }
-        self._trees = {"base": base, "head": head}
-        self._parsed: dict[tuple[str, str], SourceDecisions] = {}
-
-    def parsed(self, side: str, path: str) -> SourceDecisions:
-        """The file at ``path`` on ``side`` (``base`` or ``head``), read and parsed once."""
-        key = (side, path)
-        if key not in self._parsed:
-            self._parsed[key] = SourceDecisions(path, self._trees[side].read(path))
-        return self._parsed[key]
-
-    def moved(
-        self, side: str, chain: tuple[str, ...], atoms: Counter[str] | None, here: str
-    ) -> bool:
-        """Whether a scope named ``chain`` (any module) with the same decisions is in another
-        file of the PR on ``side``: a function or class moved between files, unchanged."""
-        if atoms is None:
-            return False
-        for path in self._paths[side]:
-            if path == here:
-                continue
-            other = self.parsed(side, path)
-            found = other.scope(("", *chain[1:]))
-            if found is not None and other.atoms_at(found) == atoms:
-                return True
-        return False
-
-
 def security_scope_factors(
     files: Sequence[FileDiff], code: Collection[str], base: RepoTree, head: RepoTree
 ) -> list[RiskFactor]:
     """One factor per file and severity, naming the first line, its scope and the word."""
     out: list[RiskFactor] = []
-    sides = _Sides(files, base, head)
+    sides = Sides(files, base, head)
     for f in files:
         if f.path not in code or f.binary or not f.patch_available:
             continue
@@ -322,7 +295,7 @@ def security_scope_factors(
     return out
 
 
-def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: _Sides) -> RiskFactor | None:
+def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: Sides) -> RiskFactor | None:
     """Red when a function named for a security concern changes what it decides, refuses or
     calls (on both sides' syntax trees): the name says what the code is for, the tree says
     the change reaches a decision. The first such function is named with its first change."""
