@@ -759,3 +759,13 @@ def test_a_gained_guard_is_access_control_only_when_it_denies_access(
     guard: str, denial: bool
 ) -> None:
     assert is_access_denial(guard) is denial
+
+
+def test_a_receiver_chain_renamed_or_shortened_masks_alike() -> None:
+    from pr_review.evidence.lexing import mask_receivers
+
+    same = mask_receivers
+    assert same("os.path.sep in piece") == same("os.sep in piece")
+    assert same("event.request.method === 'x'") == same("event.req.method === 'x'")
+    assert same("h.Header.Add('X-Real-IP', ip)") != same("h.Header.Set('X-Real-IP', ip)")
+    assert mask_receivers("a.b.c === 'os.path.sep'") == "_.c === 'os.path.sep'"

@@ -26,6 +26,7 @@ from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
 from pr_review.evidence.limits import limit_factors
 from pr_review.evidence.line_breaks import line_break_factors
+from pr_review.evidence.markers import marker_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.paths import PathKind, classify
@@ -106,6 +107,7 @@ def build_pack(
         structure += backtracking_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += credential_header_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += line_break_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
 from pr_review.evidence.grammars import Scope, Tree
 from pr_review.evidence.lexing import mask_receivers
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.scopes import PYTHON_EXTENSIONS, find_scope, python_scopes
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS, ScopedLine, find_scope, python_scopes
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
@@ -256,6 +256,52 @@ class Sides:
             if found is not None and other.atoms_at(found) == atoms:
                 return True
         return False
+
+
+@dataclass(frozen=True)
+class FunctionChange:
+    """A function or class of a PR's file whose decisions the PR changes."""
+
+    line: ScopedLine
+    """The first changed line in it (its chain names the scope)."""
+    after: Scope | None
+    """The scope in the head, None when the PR removed it."""
+    old: Counter[str] | None
+    new: Counter[str] | None
+    change: DecisionChange
+
+    @property
+    def where(self) -> str:
+        return f"line {self.after.start}" if self.after is not None else "the base file"
+
+
+def changed_functions(
+    f: FileDiff, lines: Iterable[ScopedLine], sides: Sides
+) -> Iterator[FunctionChange]:
+    """Each function or class holding one of ``lines`` (changed lines of ``f``) whose
+    decisions differ between the sides, once per scope, in the order of ``lines``.
+    Module-level lines decide nothing; a scope that came from (or went to) another file of
+    the PR deciding the same is no change."""
+    old_path = f.old_path or f.path
+    none = SourceDecisions(f.path, None)
+    old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", old_path)
+    new_side = none if f.status is FileStatus.DELETED else sides.parsed("head", f.path)
+    seen: set[tuple[str, ...]] = set()
+    for line in lines:
+        chain = line.chain
+        if len(chain) < 2 or chain in seen or not line.parsed:
+            continue
+        seen.add(chain)
+        before, after = old_side.scope(chain), new_side.scope(chain)
+        old = None if before is None else old_side.atoms_at(before)
+        new = None if after is None else new_side.atoms_at(after)
+        if before is None and sides.moved("base", chain, new, old_path):
+            continue
+        if after is None and sides.moved("head", chain, old, f.path):
+            continue
+        change = compare(old, new)
+        if change is not None:
+            yield FunctionChange(line, after, old, new, change)
 
 
 def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:

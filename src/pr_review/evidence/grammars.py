@@ -145,6 +145,10 @@ def _name(node: Any, data: bytes) -> str | None:
             and (child.child_by_field_name("declarator") is not None)
         ):
             child = child.child_by_field_name("declarator")  # C: pointer/function declarators
+        if child is not None and child.type == "computed_property_name":
+            # ``[CHECKPATH](entry) {...}``: a method keyed by a symbol constant
+            inner = child.named_children[0] if child.named_children else None
+            child = inner if inner is not None and inner.type == "identifier" else None
         if child is not None:
             text = data[child.start_byte : child.end_byte].decode("utf-8", errors="replace")
             if text.replace("_", "").isalnum():

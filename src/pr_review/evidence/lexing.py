@@ -269,14 +269,18 @@ _LITERAL_OR_RECEIVER = re.compile(
 )
 
 
+_MASKED_CHAIN = re.compile(r"(?<![\w$])(?:_\.){2,}")
+
+
 def mask_receivers(code: str) -> str:
     """``code`` with its whitespace normalised and every name followed by ``.`` masked as
-    ``_`` (strings, operators, plain names and the last name of each member access kept):
-    what a refactor that renamed a receiver everywhere (``event.request`` -> ``event.req``)
-    leaves unchanged. ``c.Request().Header.Add("X-Real-IP", ip)`` and ``...Header.Set(...)``
-    still differ."""
+    ``_``, a chain of them as one (strings, operators, plain names and the last name of each
+    member access kept): what a refactor that renamed a receiver everywhere
+    (``event.request`` -> ``event.req``, ``os.path.sep`` -> ``os.sep``) leaves unchanged.
+    ``c.Request().Header.Add("X-Real-IP", ip)`` and ``...Header.Set(...)`` still differ."""
 
     def mask(m: re.Match[str]) -> str:
         return m.group(0) if m.group(2) is None else "_"
 
-    return _LITERAL_OR_RECEIVER.sub(mask, " ".join(code.split()))
+    masked = _LITERAL_OR_RECEIVER.sub(mask, " ".join(code.split()))
+    return _MASKED_CHAIN.sub("_.", masked)

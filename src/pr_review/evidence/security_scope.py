@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.decisions import Sides, SourceDecisions, compare
+from pr_review.evidence.decisions import Sides, changed_functions
 from pr_review.evidence.lexer_tokens import holds_lexer_tokens
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
@@ -299,31 +299,16 @@ def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: Sides) -> RiskF
     """Red when a function named for a security concern changes what it decides, refuses or
     calls (on both sides' syntax trees): the name says what the code is for, the tree says
     the change reaches a decision. The first such function is named with its first change."""
-    none = SourceDecisions(f.path, None)
-    old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", f.old_path or f.path)
-    new_side = none if f.status is FileStatus.DELETED else sides.parsed("head", f.path)
-    seen: set[tuple[str, ...]] = set()
+    named: dict[tuple[str, ...], ScopeHit] = {}
     for hit in hits:
-        chain = hit.line.chain
-        if len(chain) < 2 or chain in seen or not hit.line.parsed:
-            continue  # module-level lines (imports, constants) are no function's decision
-        seen.add(chain)
-        before, after = old_side.scope(chain), new_side.scope(chain)
-        old_atoms = None if before is None else old_side.atoms_at(before)
-        new_atoms = None if after is None else new_side.atoms_at(after)
-        if before is None and sides.moved("base", chain, new_atoms, f.old_path or f.path):
-            continue  # came from another file of the PR, deciding the same
-        if after is None and sides.moved("head", chain, old_atoms, f.path):
-            continue  # went to another file of the PR, deciding the same
-        change = compare(old_atoms, new_atoms)
-        if change is None:
-            continue
-        where = f"line {after.start}" if after is not None else "the base file"
+        named.setdefault(hit.line.chain, hit)
+    for found in changed_functions(f, [h.line for h in hits], sides):
+        hit = named[found.line.chain]
         return RiskFactor(
             factor=CHECK_FACTOR,
             files=(f.path,),
             severity=RED,
-            why=f"`{hit.line.qualified}` ({where}), named for {hit.rule.why} "
-            f"(`{hit.word}`), changes what it decides: {change.describe()}",
+            why=f"`{hit.line.qualified}` ({found.where}), named for {hit.rule.why} "
+            f"(`{hit.word}`), changes what it decides: {found.change.describe()}",
         )
     return None

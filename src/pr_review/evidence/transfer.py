@@ -7,6 +7,8 @@ such a sink rewrites; a bound on input size or count newly enforced or no longer
 a regular expression whose super-linear backtracking shape the PR rewrote away (ReDoS fixes);
 a credential header added to or removed from a list of header names (stripped on redirects);
 a check refusing CR/LF in a value added or removed (header injection, request smuggling);
+a function testing input for an attack marker (`..`, a script URL scheme, `__proto__`) whose
+decisions change (path traversal, script-URL XSS, prototype pollution);
 TLS, cookie, hashing or crypto settings weakened; CI trust widened; dependency sources
 changed; destructive migrations; money or payment logic (the product's spec makes payments
 red: payment, refund, amount, price... words on at least two changed code lines; word-keyed,

@@ -1,0 +1,275 @@
+"""Functions that check input for a known attack marker, changed by a PR.
+
+Some literals mean one thing in every codebase. A function one of whose conditions tests a
+value for a parent-directory part (``'..' in parts``, ``parts.includes('..')``,
+``strings.HasPrefix(rel, "..")``, ``os.pardir``) decides whether a name taken from input (an
+archive entry, a URL path, an upload's filename, a link target) stays under its root; one
+that tests for a script URL scheme (``javascript:``, ``vbscript:``, ``data:``) decides
+whether a link can run script; one that tests a key for ``__proto__``, ``'constructor'`` or
+``'prototype'`` decides whether input can reach ``Object.prototype``. Path traversal,
+script-URL XSS and prototype pollution are fixed by changing such functions and reopened the
+same way, in every language. The evidence is the code's own, on its syntax tree, not a name:
+a function (or class) with such a check on either side of the PR whose decisions change
+(:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls) gives the
+marker's factor (red). A function moved to another file of the PR deciding the same is no
+change. The markers are data (``MARKERS``).
+
+Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor or None).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.decisions import Sides, changed_functions
+from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.scopes import scoped_lines
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A literal whose test in a condition says what the function decides."""
+
+    factor: str
+    pattern: re.Pattern[str]
+    decides: str
+    """What a function testing for it decides (``so it decides ...``)."""
+    attacks: str
+    matches: tuple[str, ...]
+    """Conditions (as decision atoms read them) the marker is found in."""
+    misses: tuple[str, ...]
+
+
+MARKERS: tuple[Marker, ...] = (
+    Marker(
+        "path-containment-changed",
+        re.compile(r"""(["'`])[/\\]?\.\.[/\\]{0,2}\1|\bpardir\b"""),
+        "tests paths for a parent-directory part (`..`), so it decides whether a path stays "
+        "inside its root",
+        "path traversal and link escapes",
+        ("'..' in parts", 'strings.HasPrefix(rel,"../")', "os.pardir in p.split(os.sep)",
+         "parts.includes('..')"),
+        ("dir!=='.'", "name.endswith('...')", "x==='..a'"),
+    ),
+    Marker(
+        "script-url-check-changed",
+        re.compile(r"""(?i)\b(?:java|vb)script\b[^'"`\s]*:"""),
+        "tests URLs for a script scheme (`javascript:`, `vbscript:`), so it decides whether a "
+        "link can run script",
+        "script-URL XSS",
+        ("prot.indexOf('javascript:')===0", "/^(javascript|vbscript|data):/i.test(href)",
+         "href.startsWith('vbscript:')", "u.startswith('javascript:')"),
+        # ``data:`` alone is how an HTTP client decodes a data URI, not a sanitizer's test
+        ("lang==='javascript'", "protocol==='data:'", "event==='data'"),
+    ),
+    Marker(
+        "prototype-key-check-changed",
+        re.compile(r"""__proto__|(["'`])(?:constructor|prototype)\1"""),
+        "tests keys for `__proto__`, `constructor` or `prototype`, so it decides whether input "
+        "can reach `Object.prototype`",
+        "prototype pollution",
+        ("key==='__proto__'||key==='constructor'", "k==\"prototype\"",
+         "Object.hasOwn(o,'__proto__')"),
+        ("this.constructor===Foo", "typeof x.prototype==='object'"),
+    ),
+)  # fmt: skip
+
+
+def marker_of(atoms: Counter[str] | None) -> Marker | None:
+    """The first marker one of a function's conditions tests for, or None."""
+    checks = [a.removeprefix("check ") for a in atoms or () if a.startswith("check ")]
+    return next((m for m in MARKERS if any(m.pattern.search(c) for c in checks)), None)
+
+
+def marker_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """One red factor, at the first function testing for a marker whose decisions the PR
+    changes."""
+    sides = Sides(files, base, head)
+    for f in files:
+        if f.binary or not f.patch_available or classify(f.path) is not PathKind.CODE:
+            continue
+        found = _changed(f, sides)
+        if found is not None:
+            return [found]
+    return []
+
+
+def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
+    old_path = f.old_path or f.path
+    old_source = None if f.status is FileStatus.ADDED else sides.source("base", old_path)
+    new_source = None if f.status is FileStatus.DELETED else sides.source("head", f.path)
+    added = [n for h in f.hunks for n, _ in h.added]
+    removed = [n for h in f.hunks for n, _ in h.removed]
+    lines = scoped_lines(f.path, new_source, added) + scoped_lines(old_path, old_source, removed)
+    for found in changed_functions(f, lines, sides):
+        marker = marker_of(found.old) or marker_of(found.new)
+        if marker is None:
+            continue
+        return RiskFactor(
+            factor=marker.factor,
+            files=(f.path,),
+            severity=FactorSeverity.RED,
+            why=f"`{found.line.qualified}` ({found.where}) {marker.decides}, and changes what "
+            f"it decides: {found.change.describe()} ({marker.attacks} are fixed and reopened "
+            "here)",
+        )
+    return None
+
+
+def _lines(*lines: str) -> str:
+    return "\n".join(lines) + "\n"
+
+
+MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
+    # archive extraction (node-tar): a hard link's target now checked like a path
+    ("src/unpack.ts", _lines(
+        "class Unpack {",
+        "  checkPath(entry, field) {",
+        "    const parts = entry[field].split('/')",
+        "    if (field === 'path') {",
+        "      if (parts.includes('..')) { this.warn('TAR_ENTRY_ERROR', 'dots'); return false }",
+        "    }",
+        "    return true",
+        "  }",
+        "}",
+    ), _lines(
+        "class Unpack {",
+        "  checkPath(entry, field) {",
+        "    const parts = entry[field].split('/')",
+        "    if (field === 'path' || entry.type === 'Link') {",
+        "      if (parts.includes('..')) { this.warn('TAR_ENTRY_ERROR', 'dots'); return false }",
+        "    }",
+        "    return true",
+        "  }",
+        "}",
+    ), "path-containment-changed"),
+    # a Go copier refusing a resolved path that climbs out
+    ("copy_dir.go", _lines(
+        "package getter",
+        "func copyDir(dst, src string) error {",
+        "\treturn walk(src, dst)",
+        "}",
+    ), _lines(
+        "package getter",
+        "func copyDir(dst, src string) error {",
+        "\trel, _ := filepath.Rel(src, dst)",
+        '\tif strings.HasPrefix(rel, "..") {',
+        '\t\treturn fmt.Errorf("subdir escapes root")',
+        "\t}",
+        "\treturn walk(src, dst)",
+        "}",
+    ), "path-containment-changed"),
+    # an upload keeping only the basename (Python)
+    ("multipart/file.py", _lines(
+        "def target(self, directory, name):",
+        "    if name.startswith('/') or '..' in name.split('/'):",
+        "        raise ValueError(name)",
+        "    return os.path.join(directory, name)",
+    ), _lines(
+        "def target(self, directory, name):",
+        "    name = os.path.basename(name)",
+        "    if name.startswith('/') or '..' in name.split('/'):",
+        "        raise ValueError(name)",
+        "    return os.path.join(directory, name)",
+    ), "path-containment-changed"),
+    # the check's function changes only its message, or a line outside it changes
+    ("static.py", _lines(
+        "def safe(root, p):",
+        "    if os.pardir in p.split(os.sep):",
+        "        raise NotFound('no')",
+        "    return os.path.join(root, p)",
+        "def size(p):",
+        "    return os.stat(p).st_size",
+    ), _lines(
+        "def safe(root, p):",
+        "    if os.pardir in p.split(os.sep):",
+        "        raise NotFound('path escapes the root')",
+        "    return os.path.join(root, p)",
+        "def size(p):",
+        "    return os.lstat(p).st_size",
+    ), None),
+    # a function that never tests for '..' changes its decisions
+    ("src/router.ts", _lines(
+        "function match(path) {",
+        "  if (path.startsWith('/api')) return api(path)",
+        "  return page(path)",
+        "}",
+    ), _lines(
+        "function match(path) {",
+        "  if (path.startsWith('/v2/api')) return api(path)",
+        "  return page(path)",
+        "}",
+    ), None),
+    # a '..' inside a string that is not tested (a message, a join)
+    ("build.js", _lines(
+        "function out(dir) {",
+        "  if (dir) return path.join(dir, '..', 'dist')",
+        "  return 'dist'",
+        "}",
+    ), _lines(
+        "function out(dir) {",
+        "  if (dir && dir !== '.') return path.join(dir, '..', 'dist')",
+        "  return 'dist'",
+        "}",
+    ), None),
+    # a Markdown renderer's link sanitizer refusing one more script scheme (marked)
+    ("lib/marked.js", _lines(
+        "Renderer.prototype.link = function(href, title, text) {",
+        "  if (prot.indexOf('javascript:') === 0) {",
+        "    return ''",
+        "  }",
+        "  return '<a href=\"' + href + '\">' + text + '</a>'",
+        "}",
+    ), _lines(
+        "Renderer.prototype.link = function(href, title, text) {",
+        "  if (prot.indexOf('javascript:') === 0 || prot.indexOf('vbscript:') === 0) {",
+        "    return ''",
+        "  }",
+        "  return '<a href=\"' + href + '\">' + text + '</a>'",
+        "}",
+    ), "script-url-check-changed"),
+    # a query parser that stops skipping prototype keys
+    ("lib/parse.js", _lines(
+        "function assign(obj, key, value) {",
+        "  if (key === '__proto__' || key === 'constructor') return",
+        "  obj[key] = value",
+        "}",
+    ), _lines(
+        "function assign(obj, key, value) {",
+        "  obj[key] = value",
+        "}",
+    ), "prototype-key-check-changed"),
+    # a syntax highlighter choosing a grammar by language name; a class comparing constructors
+    ("src/highlight.ts", _lines(
+        "function grammar(lang: string) {",
+        "  if (lang === 'javascript') return js",
+        "  return plain",
+        "}",
+    ), _lines(
+        "function grammar(lang: string) {",
+        "  if (lang === 'javascript' || lang === 'js') return js",
+        "  return plain",
+        "}",
+    ), None),
+    ("src/equal.js", _lines(
+        "function equal(a, b) {",
+        "  if (a.constructor !== b.constructor) return false",
+        "  return true",
+        "}",
+    ), _lines(
+        "function equal(a, b) {",
+        "  if (a.constructor !== b.constructor) return false",
+        "  if (a.length !== b.length) return false",
+        "  return true",
+        "}",
+    ), None),
+)  # fmt: skip

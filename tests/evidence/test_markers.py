@@ -1,0 +1,75 @@
+"""Functions that check input for an attack marker (`..`, script URLs, prototype keys),
+changed by a PR (any language)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pr_review.evidence.markers import (
+    MARKER_EXAMPLES,
+    MARKERS,
+    Marker,
+    marker_factors,
+    marker_of,
+)
+from pr_review.schema.enums import Lane
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import MemoryTree
+from tests.evidence.helpers import file_diff, lane_and_factors
+
+
+def _diff(path: str, base: str, head: str) -> FileDiff:
+    """One hunk from the first to the last line that differs."""
+    old, new = base.splitlines(), head.splitlines()
+    pairs = zip([*old, ""], [*new, ""], strict=False)
+    first = next(i for i, (a, b) in enumerate(pairs) if a != b)
+    last_old, last_new = len(old), len(new)
+    while last_old > first and last_new > first and old[last_old - 1] == new[last_new - 1]:
+        last_old, last_new = last_old - 1, last_new - 1
+    return file_diff(path, new[first:last_new], old[first:last_old], start=first + 1)
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "head", "factor"), MARKER_EXAMPLES, ids=range(len(MARKER_EXAMPLES))
+)
+def test_examples(path: str, base: str, head: str, factor: str | None) -> None:
+    found = marker_factors(
+        [_diff(path, base, head)], MemoryTree({path: base}), MemoryTree({path: head})
+    )
+    assert [f.factor for f in found] == ([factor] if factor else []), found
+
+
+@pytest.mark.parametrize("marker", MARKERS, ids=lambda m: m.factor)
+def test_each_marker_finds_its_conditions_and_only_those(marker: Marker) -> None:
+    for condition in marker.matches:
+        assert marker_of(Counter({f"check {condition}": 1})) == marker, condition
+    for condition in marker.misses:
+        assert marker_of(Counter({f"check {condition}": 1})) is None, condition
+    assert marker_of(Counter({"call join": 1})) is None
+    assert marker_of(None) is None
+
+
+def test_a_new_escape_check_is_red_and_says_where_and_why() -> None:
+    path, base, head, _ = MARKER_EXAMPLES[1]
+    lane, factors = lane_and_factors(
+        files=[_diff(path, base, head)], base={path: base}, head={path: head}
+    )
+    assert lane is Lane.RED
+    why = factors["path-containment-changed:red"].why
+    assert why.startswith("`copy_dir:copyDir` (line 2) tests paths for a parent-directory part")
+    assert "check `strings.HasPrefix(rel,\"..\")` added" in why
+
+
+def test_a_checking_function_moved_to_another_file_unchanged_is_no_change() -> None:
+    body = "def safe(root, p):\n    if '..' in p.split('/'):\n        raise ValueError(p)\n"
+    old_a, new_a = body + "def other():\n    return 1\n", "def other():\n    return 1\n"
+    files = [
+        file_diff("a.py", [], body.splitlines(), start=1),
+        file_diff("b.py", body.splitlines(), [], start=1, status=FileStatus.ADDED),
+    ]
+    found = marker_factors(
+        files, MemoryTree({"a.py": old_a}), MemoryTree({"a.py": new_a, "b.py": body})
+    )
+    assert found == []
