@@ -842,16 +842,19 @@ CATEGORIES: tuple[Category, ...] = (
                     "settlement",
                     "subscription",
                     "subscriptions",
-                    "checkout",
                     "exchange",
                 ),
+                # Not "checkout": a VCS operation as often as a purchase (go-getter's
+                # `git checkout` fixes read as payment logic); a shop's checkout changes
+                # prices, amounts or payments as well.
                 "money or payment-processing logic",
                 (
                     "amount_cents = max(0, amount_cents - discount)",
                     "const totalPrice = 1",
                     "process_refund(p)",
                 ),
-                ("settle(batch)", "recharger = 1", "amounts_of_work = 1"),
+                ("settle(batch)", "recharger = 1", "amounts_of_work = 1",
+                 'exec.Command("git", "checkout", ref)'),
             ),
         ),
         (
@@ -870,7 +873,6 @@ CATEGORIES: tuple[Category, ...] = (
             "discount",
             "settlement",
             "subscription",
-            "checkout",
             "exchange",
         ),
     ),
