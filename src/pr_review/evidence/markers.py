@@ -4,15 +4,16 @@ Some literals mean one thing in every codebase. A function one of whose conditio
 value for a parent-directory part (``'..' in parts``, ``parts.includes('..')``,
 ``strings.HasPrefix(rel, "..")``, ``os.pardir``) decides whether a name taken from input (an
 archive entry, a URL path, an upload's filename, a link target) stays under its root; one
-that tests for a script URL scheme (``javascript:``, ``vbscript:``, ``data:``) decides
-whether a link can run script; one that tests a key for ``__proto__``, ``'constructor'`` or
-``'prototype'`` decides whether input can reach ``Object.prototype``. Path traversal,
-script-URL XSS and prototype pollution are fixed by changing such functions and reopened the
-same way, in every language. The evidence is the code's own, on its syntax tree, not a name:
-a function (or class) with such a check on either side of the PR whose decisions change
-(:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls) gives the
-marker's factor (red). A function moved to another file of the PR deciding the same is no
-change. The markers are data (``MARKERS``).
+that tests for a script URL scheme (``javascript:``, ``vbscript:``) decides whether a link
+can run script; one that tests for a scheme-relative URL (``'//'``) decides whether a
+location or request can leave for another host; one that tests a key for ``__proto__``,
+``'constructor'`` or ``'prototype'`` decides whether input can reach ``Object.prototype``.
+Path traversal, script-URL XSS, open redirects and prototype pollution are fixed by changing
+such functions and reopened the same way, in every language. The evidence is the code's own,
+on its syntax tree, not a name: a function (or class) with such a check on either side of
+the PR whose decisions change (:func:`pr_review.evidence.decisions.compare`: conditions,
+refusals, calls) gives the marker's factor (red). A function moved to another file of the PR
+deciding the same is no change. The markers are data (``MARKERS``).
 
 Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor or None).
 """
@@ -68,6 +69,16 @@ MARKERS: tuple[Marker, ...] = (
          "href.startsWith('vbscript:')", "u.startswith('javascript:')"),
         # ``data:`` alone is how an HTTP client decodes a data URI, not a sanitizer's test
         ("lang==='javascript'", "protocol==='data:'", "event==='data'"),
+    ),
+    Marker(
+        "scheme-relative-url-check-changed",
+        re.compile(r"""(["'`])//\1|\^\\/\\/"""),
+        "tests for a scheme-relative URL (`//host`), so it decides whether a location or "
+        "request can leave for another host",
+        "open redirects and request forgery",
+        ("value.startswith('//')", 'strings.HasPrefix(loc,"//")', "/^\\/\\//.test(url)",
+         "url.slice(0,2)==='//'"),
+        ("url.indexOf('://')>0", "u.startswith('http://')", "path==='/'"),
     ),
     Marker(
         "prototype-key-check-changed",
@@ -248,6 +259,20 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "  obj[key] = value",
         "}",
     ), "prototype-key-check-changed"),
+    # a response making a Location absolute stops a '//evil.example' path becoming a host
+    ("src/webob/response.py", _lines(
+        "def _make_location_absolute(environ, value):",
+        "    if SCHEME_RE.search(value):",
+        "        return value",
+        "    return urljoin(request_uri(environ), value)",
+    ), _lines(
+        "def _make_location_absolute(environ, value):",
+        "    if SCHEME_RE.search(value):",
+        "        return value",
+        "    if value.startswith('//'):",
+        "        value = '/%2f' + value[2:]",
+        "    return urljoin(request_uri(environ), value)",
+    ), "scheme-relative-url-check-changed"),
     # a syntax highlighter choosing a grammar by language name; a class comparing constructors
     ("src/highlight.ts", _lines(
         "function grammar(lang: string) {",
