@@ -102,6 +102,10 @@ REPOS = {
     "gorilla-websocket": ("gorilla/websocket", "go", "WebSocket library"),
     "sqlparse": ("andialbrecht/sqlparse", "python", "SQL parser"),
     "uvicorn": ("encode/uvicorn", "python", "ASGI server"),
+    "ws": ("websockets/ws", "javascript", "WebSocket library"),
+    "rs-cors": ("rs/cors", "go", "CORS middleware"),
+    "gunicorn": ("benoitc/gunicorn", "python", "WSGI HTTP server"),
+    "pyyaml": ("yaml/pyyaml", "python", "YAML parser"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
