@@ -32,6 +32,14 @@ from pr_review.evidence.subsystems import code_subsystems, compile_subsystems, s
         ("Dockerfile", PathKind.INFRA),
         (".github/workflows/ci.yml", PathKind.INFRA),
         ("config/app.yaml", PathKind.CONFIG),
+        ("deploy/app.yaml", PathKind.INFRA),
+        ("docs/deployment/docker.md", PathKind.DOCS),  # a page about deploying
+        ("deployment/README.md", PathKind.DOCS),
+        ("mkdocs.yml", PathKind.DOCS),
+        (".readthedocs.yaml", PathKind.DOCS),
+        ("CITATION.cff", PathKind.DOCS),
+        (".github/FUNDING.yml", PathKind.DOCS),
+        ("config/funding.yml", PathKind.CONFIG),  # only GitHub's sponsor file is docs
     ],
 )
 def test_classify(path: str, kind: PathKind) -> None:

@@ -44,6 +44,15 @@ wherever it sits (a client-chosen upload name used as a path) still reads them: 
 examples."""
 GITHUB_DOC_DIRS = frozenset({"issue_template", "discussion_template"})
 """``.github/ISSUE_TEMPLATE/``: issue forms are text shown to reporters, not behaviour."""
+DOC_TOOL_FILES = frozenset(
+    {
+        "mkdocs.yml", "mkdocs.yaml", ".readthedocs.yml", ".readthedocs.yaml", "citation.cff",
+        "funding.yml",
+    }
+)  # fmt: skip
+"""Files a documentation tool or a hosting page reads, named the same in every repository: the
+docs site's navigation and theme (MkDocs, Read the Docs), how to cite the project, where to
+sponsor it (``.github/FUNDING.yml``). Nothing the project ships reads them."""
 DOC_NAMES = frozenset(
     {
         "readme",
@@ -175,7 +184,8 @@ def classify(path: str) -> PathKind:
     stem, ext = _split(name)
     if is_manifest(path):
         return PathKind.DOCS if _dev_dependencies(stem, dirs) else PathKind.MANIFEST
-    if is_infra(path):
+    if is_infra(path) and not _is_docs(stem, ext, dirs):
+        # A page about deployment (docs/deployment/docker.md) is documentation.
         return PathKind.INFRA
     if is_test(path):
         return PathKind.TEST
@@ -195,6 +205,8 @@ def _is_docs(stem: str, ext: str, dirs: tuple[str, ...]) -> bool:
                                              in GITHUB_DOC_DIRS)):
         return True
     if dirs[:1] == (".github",) and stem == "pull_request_template":
+        return True
+    if stem + ext in DOC_TOOL_FILES and (stem != "funding" or dirs[:1] == (".github",)):
         return True
     return stem in DOC_NAMES and ext not in CODE_EXTENSIONS
 
