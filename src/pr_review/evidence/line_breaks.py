@@ -1,13 +1,16 @@
 """Checks that refuse a value holding a line break (CR or LF), added or removed by a PR.
 
 An ``if`` whose condition looks for a carriage return or a line feed in a value (``'\\n' in
-value``, ``strings.ContainsAny(v, "\\r\\n")``, ``/[\\r\\n]/.test(v)``) and whose consequence
-refuses (raise, throw, panic, an error returned or called, a 4xx) is how a header value, a
-redirect location or a request line is kept from carrying a second line: header injection,
-response splitting and request smuggling are fixed by adding one and reopened by removing one,
-in every language. Factor ``line-break-check-changed`` (red): the PR's code files hold more or
-fewer such checks than before (a check moved between functions or files of the PR is no
-change). Python is read with :mod:`ast`, the other languages on tree-sitter.
+value``, ``strings.ContainsAny(v, "\\r\\n")``, ``/[\\r\\n]/.test(v)``; in Python also a regex
+naming CR or LF in a class, inline or a module's compiled constant: ``HEADER_VALUE_RE =
+re.compile(b"[\\x00-\\x1F\\x7F]")`` applied as ``HEADER_VALUE_RE.search(value)``)
+and whose consequence refuses (raise, throw, panic, an error returned or called, a 4xx) is how
+a header value, a redirect location or a request line is kept from carrying a second line:
+header injection, response splitting and request smuggling are fixed by adding one and
+reopened by removing one, in every language. Factor ``line-break-check-changed`` (red): the
+PR's code files hold more or fewer such checks than before (a check moved between functions
+or files of the PR is no change). Python is read with :mod:`ast`, the other languages on
+tree-sitter.
 
 Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, changed?).
 """
@@ -22,6 +25,7 @@ from pr_review.evidence.grammars import refusing_conditions
 from pr_review.evidence.limits import python_refuses, refusing_call
 from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.regex_trees import names_line_break
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
@@ -44,20 +48,69 @@ def _has_line_break(text: str) -> bool:
     return any(mark in text for mark in ("\\r", "\\n", "\r", "\n", "\\x0d", "\\x0a", "\\u000a"))
 
 
+def _text(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+        value = node.value
+        return value.decode("latin-1") if isinstance(value, bytes) else value
+    return None
+
+
+def _re_call(node: ast.AST) -> str | None:
+    """The constant pattern of ``re.compile(...)``/``re.search(...)``/... (any function of
+    the ``re`` or ``regex`` module), else None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in {"re", "regex"}
+        and node.args
+    ):
+        return _text(node.args[0])
+    return None
+
+
+def _compiled_patterns(tree: ast.Module) -> dict[str, str]:
+    """Module-level names bound to a compiled constant regex (``HEADER_RE = re.compile(...)``)."""
+    out: dict[str, str] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+            pattern = _re_call(value)
+            if isinstance(target, ast.Name) and pattern is not None:
+                out[target.id] = pattern
+    return out
+
+
+def _looks_for_line_break(test: ast.expr, patterns: dict[str, str]) -> bool:
+    """The condition holds a literal with CR or LF, or applies a regex that looks for one:
+    inline (``re.search(r"[\\x00-\\x1f]", v)``) or a module's compiled constant
+    (``HEADER_VALUE_RE.search(value)``)."""
+    for node in ast.walk(test):
+        text = _text(node) if isinstance(node, ast.expr) else None
+        if text is not None and ("\r" in text or "\n" in text):
+            return True
+        pattern = _re_call(node)
+        if (
+            pattern is None
+            and isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+        ):
+            pattern = patterns.get(node.value.id)
+        if pattern is not None and names_line_break(pattern):
+            return True
+    return False
+
+
 def _python_checks(source: str) -> list[LineBreakCheck] | None:
     tree = parse_python(source)
     if tree is None:
         return None
+    patterns = _compiled_patterns(tree)
     out: list[LineBreakCheck] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.If) or not python_refuses(node.body):
             continue
-        literals = [
-            n.value for n in ast.walk(node.test)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str | bytes)
-        ]  # fmt: skip
-        texts = [v.decode("latin-1") if isinstance(v, bytes) else v for v in literals]
-        if any("\r" in t or "\n" in t for t in texts):
+        if _looks_for_line_break(node.test, patterns):
             out.append(LineBreakCheck(node.lineno, ast.unparse(node.test)))
     return out
 
@@ -147,6 +200,30 @@ LINE_BREAK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "  this.v = v\n}\n"
         ),
         True,
+    ),
+    (  # the regex a module compiled once, applied in the check
+        "httptools_impl.py",
+        (
+            "import re\nHEADER_VALUE_RE = re.compile(b'[\\x00-\\x1F\\x7F]')\n"
+            "def send(headers):\n    for name, value in headers:\n        write(name, value)\n"
+        ),
+        (
+            "import re\nHEADER_VALUE_RE = re.compile(b'[\\x00-\\x1F\\x7F]')\n"
+            "def send(headers):\n    for name, value in headers:\n"
+            "        if HEADER_VALUE_RE.search(value):\n"
+            "            raise RuntimeError('Invalid HTTP header value.')\n"
+            "        write(name, value)\n"
+        ),
+        True,
+    ),
+    (  # a compiled regex that refuses other characters (no line break named)
+        "names.py",
+        "import re\nBAD = re.compile(r'[^a-z]')\ndef check(v):\n    return v\n",
+        (
+            "import re\nBAD = re.compile(r'[^a-z]')\ndef check(v):\n"
+            "    if BAD.search(v):\n        raise ValueError(v)\n    return v\n"
+        ),
+        False,
     ),
     # a line-splitting parser that does not refuse; a refusing check only moved or reworded
     (

@@ -430,6 +430,33 @@ def ambiguities(pattern: str, verbose: bool = False) -> tuple[Ambiguity, ...] | 
     return tuple(found)
 
 
+_LINE_BREAKS = _char(10) | _char(13)
+_NARROW = len(_PROBES) // 2
+"""A character class naming more than half of the probe characters (``.``, ``[^a-z]``,
+``\\S``) picks out nothing in particular, line breaks included."""
+
+
+def names_line_break(pattern: str) -> bool | None:
+    """True when ``pattern`` looks for a carriage return or a line feed: a literal CR or LF,
+    or a narrow class holding one (``[\\r\\n]``, ``[\\x00-\\x1f\\x7f]``, ``\\s``); None
+    when it cannot be parsed here. ``.`` and negated classes hold line breaks without looking
+    for them."""
+    if _parser is None or len(pattern) > _MAX_PATTERN:
+        return None
+    try:
+        stack = [list(_parser.parse(pattern, 0))]
+    except (re.error, ValueError, TypeError, OverflowError, RecursionError):
+        return None
+    while stack:
+        for node in stack.pop():
+            consumed = _single(node)
+            if consumed is None:
+                stack.extend(_children(node))
+            elif consumed & _LINE_BREAKS and consumed.bit_count() <= _NARROW:
+                return True
+    return False
+
+
 _JS_NAMED = re.compile(r"\(\?<(?![=!])")
 _JS_BACKREF = re.compile(r"\\k<([A-Za-z_$][\w$]*)>")
 
