@@ -7,7 +7,9 @@ name is the author's own statement of what the code is for. The vocabulary is da
 each entry with identifiers it must and must not match (run by the test suite). Words are
 whole words of an identifier (``get_netrc_auth`` has ``auth``; ``author`` does not).
 ``token``/``tokens`` name credentials except in a source holding a lexer's tokens
-(:mod:`pr_review.evidence.lexer_tokens`).
+(:mod:`pr_review.evidence.lexer_tokens`). A word the project's own name holds (``cookie`` in
+the ``cookie`` parser, ``redirect`` in ``follow-redirects``) names every function of it and
+so no scope at all there (:mod:`pr_review.evidence.project_names`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pr_review.evidence.decisions import Sides, changed_functions
 from pr_review.evidence.lexer_tokens import holds_lexer_tokens
 from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.project_names import named_words
 from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
@@ -46,12 +49,15 @@ class ScopeRule:
     """Words that name a lexer's tokens, not credentials, in a source that compares its
     tokens' kinds (:mod:`pr_review.evidence.lexer_tokens`)."""
 
-    def hit(self, identifier: str, lexer: bool = False) -> str | None:
+    def hit(
+        self, identifier: str, lexer: bool = False, named: frozenset[str] = frozenset()
+    ) -> str | None:
         """The word of ``identifier`` this rule recognizes, or None; in a source holding a
-        lexer's tokens (``lexer``) the rule's lexical words are not recognized."""
+        lexer's tokens (``lexer``) the rule's lexical words are not recognized, nor anywhere
+        the words the project's own name holds (``named``)."""
         parts = words(identifier)
         candidates = parts[:1] if self.prefix_only else parts
-        known = self.words - self.lexical if lexer else self.words
+        known = (self.words - self.lexical if lexer else self.words) - named
         return next((w for w in candidates if w in known), None)
 
 
@@ -213,13 +219,19 @@ class ScopeHit:
     severity: FactorSeverity
 
 
-def scope_hit(line: ScopedLine, side: str, lexer: bool = False) -> ScopeHit | None:
+SCOPE_WORDS = frozenset(w for rule in SCOPE_RULES for w in rule.words)
+
+
+def scope_hit(
+    line: ScopedLine, side: str, lexer: bool = False, named: frozenset[str] = frozenset()
+) -> ScopeHit | None:
     """The strongest rule any name of ``line``'s chain matches (innermost name first);
-    ``lexer``: the source holds a lexer's tokens."""
+    ``lexer``: the source holds a lexer's tokens; ``named``: scope words the project's own
+    name holds."""
     best: ScopeHit | None = None
     for name in reversed(line.chain):
         for rule in SCOPE_RULES:
-            word = rule.hit(name, lexer)
+            word = rule.hit(name, lexer, named)
             if word is None:
                 continue
             if best is None or (rule.severity is RED and best.rule.severity is not RED):
@@ -227,8 +239,11 @@ def scope_hit(line: ScopedLine, side: str, lexer: bool = False) -> ScopeHit | No
     return best
 
 
-def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
-    """Every changed code line of ``f`` that sits in a security-relevant scope."""
+def file_hits(
+    f: FileDiff, base: RepoTree, head: RepoTree, named: frozenset[str] = frozenset()
+) -> list[ScopeHit]:
+    """Every changed code line of ``f`` that sits in a security-relevant scope (``named``:
+    scope words the project's own name holds, which mark none)."""
     old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
     new = None if f.status is FileStatus.DELETED else head.read(f.path)
     removed = [n for h in f.hunks for n, _ in h.removed]
@@ -240,7 +255,7 @@ def file_hits(f: FileDiff, base: RepoTree, head: RepoTree) -> list[ScopeHit]:
     out = []
     for side, lines in (("added", new_lines), ("removed", old_lines)):
         for line in lines:
-            hit = scope_hit(line, side, lexer)
+            hit = scope_hit(line, side, lexer, named)
             if hit is None:
                 continue
             gone = side == "removed" and len(line.chain) > 1
@@ -263,12 +278,13 @@ def security_scope_factors(
     """One factor per file and severity, naming the first line, its scope and the word."""
     out: list[RiskFactor] = []
     sides = Sides(files, base, head)
+    named = named_words(base, SCOPE_WORDS)
     for f in files:
         if f.path not in code or f.binary or not f.patch_available:
             continue
         if classify(f.path) is not PathKind.CODE:
             continue  # configuration named "auth.yml" is not a function named for auth
-        hits = file_hits(f, base, head)
+        hits = file_hits(f, base, head, named)
         for severity in (RED, MODERATE):
             chosen = [h for h in hits if h.severity is severity]
             if not chosen:
