@@ -516,4 +516,5 @@ FIXTURE_TOKEN_KINDS = frozenset({"jwt"})
 """Kinds that are self-contained tokens rather than keys to an account: in tests and docs a
 JWT is a fixture signed with a test key (read on the tune half: pyjwt's advisory tests), so
 it is information there, for the verifier and for the lane alike. Provider keys and private
-keys are never downgraded."""
+keys are never downgraded by the verifier; the lane counts a private key in a test file as a
+fixture (moderate: ``evidence.risk._test_keys_only``) while the verifier still reports it."""
