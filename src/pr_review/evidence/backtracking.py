@@ -83,7 +83,7 @@ class _Folder:
     def fold(self, node: ast.expr) -> str | None:
         """The string ``node`` always evaluates to, or None."""
         if isinstance(node, ast.Constant):
-            return _constant_text(node.value)
+            return constant_text(node.value)
         if isinstance(node, ast.Name):
             return self.names.get(node.id)
         if isinstance(node, ast.JoinedStr):
@@ -160,7 +160,7 @@ class _Folder:
         return None
 
 
-def _constant_text(value: object) -> str | None:
+def constant_text(value: object) -> str | None:
     if isinstance(value, str):
         return value
     return value.decode("latin-1") if isinstance(value, bytes) else None
@@ -207,10 +207,22 @@ def _stopped_using(
     return [s for s in new if not (s.binding in before and s.binding not in after)]
 
 
-def _python_shapes(tree: ast.Module) -> list[Shape]:
+@dataclass(frozen=True)
+class PythonRegex:
+    """A call of the ``re`` (or ``regex``) module whose pattern is a constant."""
+
+    call: ast.Call
+    pattern: str
+    binding: str | None
+    """The module-level name the call's result is assigned to (``HEADER_RE = re.compile(...)``)."""
+
+
+def python_regexes(tree: ast.Module) -> list[PythonRegex]:
+    """Every ``re.compile``/``re.search``/... call of ``tree`` whose pattern folds to a constant
+    (:class:`_Folder`), with the module-level name it is bound to."""
     folder = _Folder(tree)
     bound = {id(value): target for target, value in map(_assignment, tree.body) if target}
-    out: list[Shape] = []
+    out: list[PythonRegex] = []
     for node in ast.walk(tree):
         if not (
             isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -222,10 +234,16 @@ def _python_shapes(tree: ast.Module) -> list[Shape]:
             (k.value for k in node.keywords if k.arg == "pattern"), None
         )
         pattern = None if argument is None else folder.fold(argument)
-        if pattern is None:
-            continue
-        found = ambiguities(pattern, _verbose(node)) or ()
-        out.extend(Shape(a, node.lineno, pattern, bound.get(id(node))) for a in found)
+        if pattern is not None:
+            out.append(PythonRegex(node, pattern, bound.get(id(node))))
+    return out
+
+
+def _python_shapes(tree: ast.Module) -> list[Shape]:
+    out: list[Shape] = []
+    for regex in python_regexes(tree):
+        found = ambiguities(regex.pattern, _verbose(regex.call)) or ()
+        out.extend(Shape(a, regex.call.lineno, regex.pattern, regex.binding) for a in found)
     return out
 
 

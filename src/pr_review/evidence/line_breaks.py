@@ -18,9 +18,10 @@ Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, ch
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence.backtracking import constant_text, python_regexes
 from pr_review.evidence.grammars import refusing_conditions
 from pr_review.evidence.limits import python_refuses, refusing_call
 from pr_review.evidence.paths import PathKind, classify
@@ -48,54 +49,19 @@ def _has_line_break(text: str) -> bool:
     return any(mark in text for mark in ("\\r", "\\n", "\r", "\n", "\\x0d", "\\x0a", "\\u000a"))
 
 
-def _text(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
-        value = node.value
-        return value.decode("latin-1") if isinstance(value, bytes) else value
-    return None
-
-
-def _re_call(node: ast.AST) -> str | None:
-    """The constant pattern of ``re.compile(...)``/``re.search(...)``/... (any function of
-    the ``re`` or ``regex`` module), else None."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id in {"re", "regex"}
-        and node.args
-    ):
-        return _text(node.args[0])
-    return None
-
-
-def _compiled_patterns(tree: ast.Module) -> dict[str, str]:
-    """Module-level names bound to a compiled constant regex (``HEADER_RE = re.compile(...)``)."""
-    out: dict[str, str] = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], stmt.value
-            pattern = _re_call(value)
-            if isinstance(target, ast.Name) and pattern is not None:
-                out[target.id] = pattern
-    return out
-
-
-def _looks_for_line_break(test: ast.expr, patterns: dict[str, str]) -> bool:
+def _looks_for_line_break(
+    test: ast.expr, calls: Mapping[int, str], bindings: Mapping[str, str]
+) -> bool:
     """The condition holds a literal with CR or LF, or applies a regex that looks for one:
-    inline (``re.search(r"[\\x00-\\x1f]", v)``) or a module's compiled constant
-    (``HEADER_VALUE_RE.search(value)``)."""
+    inline (``re.search(r"[\\x00-\\x1f]", v)``, ``calls`` by node id) or a module's compiled
+    constant (``HEADER_VALUE_RE.search(value)``, ``bindings`` by name)."""
     for node in ast.walk(test):
-        text = _text(node) if isinstance(node, ast.expr) else None
+        text = constant_text(node.value) if isinstance(node, ast.Constant) else None
         if text is not None and ("\r" in text or "\n" in text):
             return True
-        pattern = _re_call(node)
-        if (
-            pattern is None
-            and isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-        ):
-            pattern = patterns.get(node.value.id)
+        pattern = calls.get(id(node))
+        if pattern is None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            pattern = bindings.get(node.value.id)
         if pattern is not None and names_line_break(pattern):
             return True
     return False
@@ -105,12 +71,14 @@ def _python_checks(source: str) -> list[LineBreakCheck] | None:
     tree = parse_python(source)
     if tree is None:
         return None
-    patterns = _compiled_patterns(tree)
+    regexes = python_regexes(tree)
+    calls = {id(r.call): r.pattern for r in regexes}
+    bindings = {r.binding: r.pattern for r in regexes if r.binding is not None}
     out: list[LineBreakCheck] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.If) or not python_refuses(node.body):
             continue
-        if _looks_for_line_break(node.test, patterns):
+        if _looks_for_line_break(node.test, calls, bindings):
             out.append(LineBreakCheck(node.lineno, ast.unparse(node.test)))
     return out
 
