@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from pr_review.evidence.advisory import PrText, advisory_factor
@@ -204,12 +205,10 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             strongest = [h for h in added + removed if category.rules[h.rule].cap is None]
             if not strongest and severity is RED:
                 severity = MODERATE  # every hit is of a rule capped below red
-            fixture = category.name == "secrets" and _fixture_tokens_only(
-                [category.rules[h.rule].why for h in added + removed], inputs.kinds.get(path)
-            )
-            test_key = category.name == "secrets" and _test_keys_only(
-                [category.rules[h.rule].why for h in added + removed], inputs.kinds.get(path)
-            )
+            whys = {category.rules[h.rule].why for h in added + removed}
+            kind = inputs.kinds.get(path)
+            fixture = category.name == "secrets" and _fixture_tokens_only(whys, kind)
+            test_key = category.name == "secrets" and _test_keys_only(whys, kind)
             if (fixture or test_key) and severity is RED:
                 severity = MODERATE
             first = (strongest or added or removed)[0]
@@ -233,20 +232,20 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
 _FIXTURE_WHYS = frozenset(f"hard-coded {kind}" for kind in FIXTURE_TOKEN_KINDS)
 
 
-def _fixture_tokens_only(whys: Sequence[str], kind: PathKind | None) -> bool:
+def _fixture_tokens_only(whys: AbstractSet[str], kind: PathKind | None) -> bool:
     """Every secret hit is a self-contained token (a JWT) in tests or docs: a fixture."""
-    return kind in {PathKind.TEST, PathKind.DOCS} and bool(whys) and set(whys) <= _FIXTURE_WHYS
+    return kind in {PathKind.TEST, PathKind.DOCS} and bool(whys) and whys <= _FIXTURE_WHYS
 
 
 _TEST_KEY_WHY = "hard-coded private key"
 
 
-def _test_keys_only(whys: Sequence[str], kind: PathKind | None) -> bool:
+def _test_keys_only(whys: AbstractSet[str], kind: PathKind | None) -> bool:
     """Every secret hit is a private key in a test file (``test/fixtures/server.key``): the
     key a test server or signer uses, made for the tests (read on holdout9: a TLS test suite's
     CA, client and server keys made a PR that added tests red). A key elsewhere, or a test file
     that also holds a provider token or a password, stays red."""
-    return kind is PathKind.TEST and bool(whys) and set(whys) == {_TEST_KEY_WHY}
+    return kind is PathKind.TEST and whys == {_TEST_KEY_WHY}
 
 
 def _check_then_act(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
