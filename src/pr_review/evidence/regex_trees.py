@@ -407,17 +407,24 @@ def _sequences(seq: list[Any]) -> Iterator[list[Any]]:
                 stack.extend(_inner(node) or [])
 
 
-def ambiguities(pattern: str, verbose: bool = False) -> tuple[Ambiguity, ...] | None:
-    """The super-linear shapes of a Python-syntax ``pattern`` (empty when it has none), or
-    None when it cannot be parsed here."""
+def _parse(pattern: str, flags: int = 0) -> list[Any] | None:
+    """The top sequence of ``pattern``'s parse tree, or None when it cannot be parsed here
+    (another Python, a generated table longer than ``_MAX_PATTERN``, a syntax error)."""
     if _parser is None or len(pattern) > _MAX_PATTERN:
         return None
     try:
-        tree = _parser.parse(pattern, re.VERBOSE if verbose else 0)
+        return list(_parser.parse(pattern, flags))
     except (re.error, ValueError, TypeError, OverflowError, RecursionError):
         return None
+
+
+def ambiguities(pattern: str, verbose: bool = False) -> tuple[Ambiguity, ...] | None:
+    """The super-linear shapes of a Python-syntax ``pattern`` (empty when it has none), or
+    None when it cannot be parsed here."""
+    whole = _parse(pattern, re.VERBOSE if verbose else 0)
+    if whole is None:
+        return None
     found: dict[Ambiguity, None] = {}
-    whole = list(tree)
     for seq in _sequences(whole):
         top = seq is whole
         for ambiguity in _quadratic(seq, top):
@@ -441,12 +448,10 @@ def names_line_break(pattern: str) -> bool | None:
     or a narrow class holding one (``[\\r\\n]``, ``[\\x00-\\x1f\\x7f]``, ``\\s``); None
     when it cannot be parsed here. ``.`` and negated classes hold line breaks without looking
     for them."""
-    if _parser is None or len(pattern) > _MAX_PATTERN:
+    whole = _parse(pattern)
+    if whole is None:
         return None
-    try:
-        stack = [list(_parser.parse(pattern, 0))]
-    except (re.error, ValueError, TypeError, OverflowError, RecursionError):
-        return None
+    stack = [whole]
     while stack:
         for node in stack.pop():
             consumed = _single(node)
