@@ -106,6 +106,9 @@ REPOS = {
     "rs-cors": ("rs/cors", "go", "CORS middleware"),
     "gunicorn": ("benoitc/gunicorn", "python", "WSGI HTTP server"),
     "pyyaml": ("yaml/pyyaml", "python", "YAML parser"),
+    "body-parser": ("expressjs/body-parser", "javascript", "request-body parser middleware"),
+    "gjson": ("tidwall/gjson", "go", "JSON path library"),
+    "h11": ("python-hyper/h11", "python", "HTTP/1.1 protocol parser"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
