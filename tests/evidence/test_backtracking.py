@@ -11,7 +11,12 @@ from pr_review.evidence.backtracking import (
     backtracking_factors,
     shapes,
 )
-from pr_review.evidence.regex_trees import REGEX_EXAMPLES, ambiguities, from_javascript
+from pr_review.evidence.regex_trees import (
+    REGEX_EXAMPLES,
+    SEARCH_EXAMPLES,
+    ambiguities,
+    from_javascript,
+)
 from pr_review.schema.enums import FactorSeverity, Lane
 from pr_review.sources.diff import FileStatus
 from pr_review.sources.model import MemoryTree
@@ -32,6 +37,23 @@ def test_backtracking_examples(path: str, base: str, head: str, factor: str | No
     diff = file_diff(path, head.splitlines(), base.splitlines())
     found = backtracking_factors([diff], MemoryTree({path: base}), MemoryTree({path: head}))
     assert [f.factor for f in found] == ([] if factor is None else [factor]), found
+
+
+@pytest.mark.parametrize(("pattern", "leading"), SEARCH_EXAMPLES, ids=range(len(SEARCH_EXAMPLES)))
+def test_search_examples(pattern: str, leading: tuple[str, ...]) -> None:
+    found = ambiguities(pattern, searched=True)
+    assert found is not None, "the example must parse"
+    assert tuple(a.shape for a in found if a.kind == "searched") == leading
+
+
+def test_a_match_anchored_at_the_start_has_no_leading_shape() -> None:
+    assert ambiguities(r" *, *") == ()
+    match = "import re\nR = re.compile(r'\\s+$')\ndef f(v):\n    return R.match(v)\n"
+    search = match.replace("R.match(v)", "R.sub('', v)")
+    assert shapes("m.py", match) == []
+    assert [s.ambiguity.kind for s in shapes("m.py", search) or []] == ["searched"]
+    assert shapes("m.js", "const r = /\\s+$/y\n") == []
+    assert [s.ambiguity.kind for s in shapes("m.js", "v.split(/ *, */)\n") or []] == ["searched"]
 
 
 def test_a_pattern_python_cannot_parse_is_not_analysed() -> None:
@@ -57,7 +79,7 @@ def test_shapes_name_the_line_of_a_python_pattern_built_from_module_constants() 
     )
     found = shapes("m.py", source)
     assert found is not None
-    assert [(s.line, s.ambiguity.shape) for s in found] == [(4, r"\s* then \s*")]
+    assert [(s.line, s.ambiguity.shape) for s in found] == [(4, r"\s*"), (4, r"\s* then \s*")]
 
 
 def test_a_verbose_python_pattern_is_read_with_its_flag() -> None:

@@ -239,10 +239,36 @@ def python_regexes(tree: ast.Module) -> list[PythonRegex]:
     return out
 
 
+_ANCHORED = frozenset({"match", "fullmatch"})
+"""The ``re`` functions and pattern methods that try a pattern at one start position only."""
+
+
+def _methods(tree: ast.Module) -> dict[str, set[str]]:
+    """Name -> the attributes the module reads on it (``OPTION_RE.search(...)``,
+    ``split = TOKEN.split``)."""
+    out: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            out.setdefault(node.value.id, set()).add(node.attr)
+    return out
+
+
+def _searched(regex: PythonRegex, methods: dict[str, set[str]]) -> bool:
+    """Whether the regex is applied as a search (tried at every start position): a search-like
+    ``re`` function, or a compiled pattern that is not only ever ``match``ed in its module."""
+    name = regex.call.func.attr if isinstance(regex.call.func, ast.Attribute) else ""
+    if name != "compile":
+        return name not in _ANCHORED
+    used = methods.get(regex.binding or "", set())
+    return not used or not used <= _ANCHORED
+
+
 def _python_shapes(tree: ast.Module) -> list[Shape]:
     out: list[Shape] = []
+    methods = _methods(tree)
     for regex in python_regexes(tree):
-        found = ambiguities(regex.pattern, _verbose(regex.call)) or ()
+        searched = _searched(regex, methods)
+        found = ambiguities(regex.pattern, _verbose(regex.call), searched) or ()
         out.extend(Shape(a, regex.call.lineno, regex.pattern, regex.binding) for a in found)
     return out
 
@@ -253,7 +279,8 @@ def _javascript_shapes(path: str, source: str) -> list[Shape] | None:
         return None
     out: list[Shape] = []
     for literal in literals:
-        found = ambiguities(from_javascript(literal.pattern))
+        sticky = "y" in literal.flags  # tried at lastIndex only
+        found = ambiguities(from_javascript(literal.pattern), searched=not sticky)
         out.extend(Shape(a, literal.line, literal.pattern) for a in found or ())
     return out
 
@@ -341,6 +368,24 @@ def _short(shape: Shape) -> str:
 
 
 BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
+    (  # ws CVE-2021-32640: a split searches ` *` from every position of a run of spaces
+        "websocket-server.js",
+        "function protocols(v) {\n  return v.trim().split(/ *, */)\n}\n",
+        "function protocols(v) {\n  return v.split(',').map((p) => p.trim())\n}\n",
+        REMOVED,
+    ),
+    (  # the same leading repeat kept in another regex of the PR: no shape left the code
+        "headers.js",
+        "const a = (v) => v.split(/ *, */)\nconst b = (v) => v.split(/ *; */)\n",
+        "const a = (v) => v.split(/ *, */)\nconst b = (v) => v.split(';')\n",
+        None,
+    ),
+    (  # a match anchored at the start tries one position: no leading shape to lose
+        "a.py",
+        "import re\nNUM = re.compile(r'\\d+\\.')\ndef f(v):\n    return NUM.match(v)\n",
+        "import re\ndef f(v):\n    return v[:-1] if v.endswith('.') else None\n",
+        None,
+    ),
     (
         "a.py",
         "import re\nOPTION = re.compile(r';\\s*([^;=]+)\\s*=?\\s*(.*)\\s*;')\nUSE = OPTION.match\n",

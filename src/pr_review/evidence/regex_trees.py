@@ -57,7 +57,8 @@ class Ambiguity:
     """One shape of a pattern that backtracks super-linearly."""
 
     kind: str
-    """``quadratic`` or ``exponential``."""
+    """``quadratic``, ``exponential`` or ``searched`` (a leading repeat of an unanchored
+    search: :func:`_leading`)."""
     shape: str
     """The repeats involved, rendered from the tree (``\\s* then \\s*``): the identity of the
     shape when a base and a head pattern are compared."""
@@ -66,6 +67,11 @@ class Ambiguity:
         """One clause a maintainer can check against the pattern."""
         if self.kind == "quadratic":
             return f"`{self.shape}` can split the same run of characters (quadratic backtracking)"
+        if self.kind == "searched":
+            return (
+                f"a search retries `{self.shape}` from every start position inside a run it "
+                "matches, and what follows it can fail (quadratic backtracking)"
+            )
         return f"`{self.shape}` can divide a run between its repetitions in 2^n ways"
 
 
@@ -338,6 +344,45 @@ def _quadratic(seq: Sequence[Any], top: bool) -> Iterator[Ambiguity]:
                 break
 
 
+def _leading(seq: Sequence[Any], tail_nullable: bool) -> Iterator[tuple[Any, Any]]:
+    """The unbounded repeats a match of ``seq`` can start with that something able to fail
+    follows (``tail_nullable``: whether what comes after ``seq`` can be empty). A search tries
+    a pattern at every start position, so such a repeat consumes the rest of a run from each
+    position of it before the failing part gives up: quadratic in the run's length, in every
+    backtracking engine (``/ *, */`` in a split, ``\\s+$``). An anchor or a lookaround before
+    the repeat (``^``, ``\\b``, ``(?<=x)``) limits the start positions: nothing is reported."""
+    for i, node in enumerate(seq):
+        rest_nullable = tail_nullable and _cannot_fail(seq[i + 1 :])
+        if _unbounded(node):
+            if not rest_nullable:
+                yield node
+        elif node[0] is _c.AT or node[0] in (_c.ASSERT, _c.ASSERT_NOT):
+            return
+        else:
+            for alt in _inner(node) or []:
+                yield from _leading(alt, rest_nullable)
+        if not _node_nullable(node):
+            return
+
+
+def _cannot_fail(seq: Sequence[Any]) -> bool:
+    """Whether ``seq`` matches the empty string wherever it is tried: it can be empty and holds
+    no anchor or lookaround (``$`` and ``\\b`` match nothing, but can fail)."""
+    for node in seq:
+        op, av = node
+        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+            if av[0] != 0 and not _cannot_fail(av[2]):
+                return False
+            continue
+        inner = _inner(node)
+        if inner is not None:
+            if not any(_cannot_fail(alt) for alt in inner):
+                return False
+            continue
+        return False
+    return True
+
+
 def _body(node: tuple[Any, Any]) -> list[Any]:
     rep = _repeat(node)
     return [] if rep is None else rep[2]
@@ -418,13 +463,21 @@ def _parse(pattern: str, flags: int = 0) -> list[Any] | None:
         return None
 
 
-def ambiguities(pattern: str, verbose: bool = False) -> tuple[Ambiguity, ...] | None:
+def ambiguities(
+    pattern: str, verbose: bool = False, searched: bool = False
+) -> tuple[Ambiguity, ...] | None:
     """The super-linear shapes of a Python-syntax ``pattern`` (empty when it has none), or
-    None when it cannot be parsed here."""
+    None when it cannot be parsed here. ``searched``: the pattern is applied as a search (tried
+    at every start position: Python's ``search``/``sub``/``split``/``findall``, every
+    JavaScript method), not as a match anchored at the start (``re.match``, ``fullmatch``),
+    so a leading repeat followed by something that can fail is a shape too."""
     whole = _parse(pattern, re.VERBOSE if verbose else 0)
     if whole is None:
         return None
     found: dict[Ambiguity, None] = {}
+    if searched:
+        for node in _leading(whole, tail_nullable=True):
+            found.setdefault(Ambiguity("searched", _render(node)))
     for seq in _sequences(whole):
         top = seq is whole
         for ambiguity in _quadratic(seq, top):
@@ -497,3 +550,20 @@ REGEX_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$", ()),
 )
 """Patterns and the kinds of shape each has (run by the test suite)."""
+
+SEARCH_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r" *, *", (r"\ *",)),  # ws CVE-2021-32640: split on a comma between spaces
+    (r"\s+$", (r"\s+",)),  # trailing whitespace: the classic quadratic trim
+    (r"-?\d+\.", (r"\d+",)),
+    (r"(\s*)=", (r"\s*",)),
+    (r"(?:a+|b)c", ("a+",)),
+    # safe: anchored, at a word boundary, nothing after the repeat that can fail, a literal first
+    (r"^\s+$", ()),
+    (r"\b\w+@", ()),
+    (r"\s+", ()),
+    (r"\s*(?:,\s*)?", ()),
+    (r",\s*", ()),
+    (r"x\s+$", ()),
+)
+"""Patterns applied as a search and the leading repeats each is quadratic in (run by the test
+suite)."""
