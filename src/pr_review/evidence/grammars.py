@@ -699,7 +699,10 @@ def refusing_conditions(
         RefusingCondition(
             line,
             " ".join(_text(condition, data).split()),
-            tuple(_text(n, data) for n in _walk(condition) if n.type in _LITERALS),
+            tuple(
+                _text(n, data) for n in _walk(condition)
+                if n.type in _LITERALS and not _compared_for_equality(n)
+            ),
         )
         for line, condition, consequence in _ifs(root)
         if _refuses(consequence, data, refusing_call)
@@ -708,6 +711,16 @@ def refusing_conditions(
 
 
 _EQUALITY = frozenset({"==", "===", "!=", "!=="})
+
+
+def _compared_for_equality(node: Any) -> bool:
+    """A literal that is one side of ``==``/``===``/``!=``/``!==`` (``c === '\\n'``: a
+    scanner testing one character, not a value searched for what it holds)."""
+    parent = node.parent
+    if parent is None or parent.type != "binary_expression":
+        return False
+    operator = parent.child_by_field_name("operator")
+    return operator is not None and operator.type in _EQUALITY
 _SWITCHES = frozenset({"switch_statement", "expression_switch_statement"})
 _FIELD_READS = {"member_expression": ("object", "property"),
                 "selector_expression": ("operand", "field")}  # fmt: skip

@@ -7,10 +7,12 @@ re.compile(b"[\\x00-\\x1F\\x7F]")`` applied as ``HEADER_VALUE_RE.search(value)``
 and whose consequence refuses (raise, throw, panic, an error returned or called, a 4xx) is how
 a header value, a redirect location or a request line is kept from carrying a second line:
 header injection, response splitting and request smuggling are fixed by adding one and
-reopened by removing one, in every language. Factor ``line-break-check-changed`` (red): the
-PR's code files hold more or fewer such checks than before (a check moved between functions
-or files of the PR is no change). Python is read with :mod:`ast`, the other languages on
-tree-sitter.
+reopened by removing one, in every language. A literal a single character is compared with
+(``ch in '\\r\\n'``, ``c === '\\n'``) is a scanner reading a text format one character at a
+time, not a value searched for a second line, and does not count. Factor
+``line-break-check-changed`` (red): the PR's code files hold more or fewer such checks than
+before (a check moved between functions or files of the PR is no change). Python is read
+with :mod:`ast`, the other languages on tree-sitter.
 
 Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, changed?).
 """
@@ -49,15 +51,35 @@ def _has_line_break(text: str) -> bool:
     return any(mark in text for mark in ("\\r", "\\n", "\r", "\n", "\\x0d", "\\x0a", "\\u000a"))
 
 
+def _tested_characters(test: ast.expr) -> set[int]:
+    """Ids of the literals a comparison tests one character against: either side of ``==``/
+    ``!=`` and the right side of ``in``/``not in`` (``ch in '\\r\\n'``, ``self.peek() not in
+    '\\0 \\r\\n'``). A scanner reading a text format one character at a time writes those;
+    a value searched for a line break puts the literal on the left (``'\\n' in value``)."""
+    out: set[int] = set()
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        for index, op in enumerate(node.ops):
+            left, right = operands[index], operands[index + 1]
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                out.update((id(left), id(right)))
+            elif isinstance(op, (ast.In, ast.NotIn)):
+                out.add(id(right))
+    return out
+
+
 def _looks_for_line_break(
     test: ast.expr, calls: Mapping[int, str], bindings: Mapping[str, str]
 ) -> bool:
     """The condition holds a literal with CR or LF, or applies a regex that looks for one:
     inline (``re.search(r"[\\x00-\\x1f]", v)``, ``calls`` by node id) or a module's compiled
     constant (``HEADER_VALUE_RE.search(value)``, ``bindings`` by name)."""
+    tested = _tested_characters(test)
     for node in ast.walk(test):
         text = constant_text(node.value) if isinstance(node, ast.Constant) else None
-        if text is not None and ("\r" in text or "\n" in text):
+        if text is not None and id(node) not in tested and ("\r" in text or "\n" in text):
             return True
         pattern = calls.get(id(node))
         if pattern is None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
@@ -191,6 +213,24 @@ LINE_BREAK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "import re\nBAD = re.compile(r'[^a-z]')\ndef check(v):\n"
             "    if BAD.search(v):\n        raise ValueError(v)\n    return v\n"
         ),
+        False,
+    ),
+    # a scanner testing one character against a set or a line break: parsing, not a value
+    # searched for a second line (pyyaml's plain-scalar ':' refusal removed)
+    (
+        "scanner.py",
+        (
+            "def scan_plain(self):\n    ch = self.peek()\n"
+            "    if ch == ':' and self.peek(1) not in '\\0 \\t\\r\\n,[]{}':\n"
+            "        raise ScannerError('found unexpected :')\n"
+        ),
+        "def scan_plain(self):\n    ch = self.peek()\n",
+        False,
+    ),
+    (
+        "lexer.js",
+        "function next(c) {\n  return c\n}\n",
+        "function next(c) {\n  if (c === '\\n') throw new SyntaxError('newline')\n  return c\n}\n",
         False,
     ),
     # a line-splitting parser that does not refuse; a refusing check only moved or reworded
