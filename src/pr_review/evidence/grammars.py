@@ -711,19 +711,23 @@ def refusing_conditions(
 
 
 _EQUALITY = frozenset({"==", "===", "!=", "!=="})
-
-
-def _compared_for_equality(node: Any) -> bool:
-    """A literal that is one side of ``==``/``===``/``!=``/``!==`` (``c === '\\n'``: a
-    scanner testing one character, not a value searched for what it holds)."""
-    parent = node.parent
-    if parent is None or parent.type != "binary_expression":
-        return False
-    operator = parent.child_by_field_name("operator")
-    return operator is not None and operator.type in _EQUALITY
 _SWITCHES = frozenset({"switch_statement", "expression_switch_statement"})
 _FIELD_READS = {"member_expression": ("object", "property"),
                 "selector_expression": ("operand", "field")}  # fmt: skip
+
+
+def _is_equality(node: Any) -> bool:
+    """A ``==``/``===``/``!=``/``!==`` comparison (JavaScript, TypeScript, Go)."""
+    if node.type != "binary_expression":
+        return False
+    operator = node.child_by_field_name("operator")
+    return operator is not None and operator.type in _EQUALITY
+
+
+def _compared_for_equality(node: Any) -> bool:
+    """A literal that is one side of an equality (``c === '\\n'``: a scanner testing one
+    character, not a value searched for what it holds)."""
+    return node.parent is not None and _is_equality(node.parent)
 
 
 def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | None:
@@ -742,8 +746,7 @@ def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | No
     out: list[tuple[str, str]] = []
     for node in _walk(root):
         if node.type == "binary_expression":
-            operator = node.child_by_field_name("operator")
-            if operator is None or operator.type not in _EQUALITY:
+            if not _is_equality(node):
                 continue
             operands = [node.child_by_field_name("left"), node.child_by_field_name("right")]
         elif node.type in _SWITCHES:
