@@ -212,6 +212,8 @@ class PythonRegex:
     """A call of the ``re`` (or ``regex``) module whose pattern is a constant."""
 
     call: ast.Call
+    function: str
+    """The ``re`` function called (``compile``, ``search``, ``match``...)."""
     pattern: str
     binding: str | None
     """The module-level name the call's result is assigned to (``HEADER_RE = re.compile(...)``)."""
@@ -235,7 +237,7 @@ def python_regexes(tree: ast.Module) -> list[PythonRegex]:
         )
         pattern = None if argument is None else folder.fold(argument)
         if pattern is not None:
-            out.append(PythonRegex(node, pattern, bound.get(id(node))))
+            out.append(PythonRegex(node, node.func.attr, pattern, bound.get(id(node))))
     return out
 
 
@@ -256,9 +258,8 @@ def _methods(tree: ast.Module) -> dict[str, set[str]]:
 def _searched(regex: PythonRegex, methods: dict[str, set[str]]) -> bool:
     """Whether the regex is applied as a search (tried at every start position): a search-like
     ``re`` function, or a compiled pattern that is not only ever ``match``ed in its module."""
-    name = regex.call.func.attr if isinstance(regex.call.func, ast.Attribute) else ""
-    if name != "compile":
-        return name not in _ANCHORED
+    if regex.function != "compile":
+        return regex.function not in _ANCHORED
     used = methods.get(regex.binding or "", set())
     return not used or not used <= _ANCHORED
 
