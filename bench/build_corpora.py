@@ -109,6 +109,9 @@ REPOS = {
     "body-parser": ("expressjs/body-parser", "javascript", "request-body parser middleware"),
     "gjson": ("tidwall/gjson", "go", "JSON path library"),
     "h11": ("python-hyper/h11", "python", "HTTP/1.1 protocol parser"),
+    "serve-static": ("expressjs/serve-static", "javascript", "static-file middleware"),
+    "nosurf": ("justinas/nosurf", "go", "CSRF middleware"),
+    "python-ecdsa": ("tlsfuzzer/python-ecdsa", "python", "ECDSA/crypto library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
