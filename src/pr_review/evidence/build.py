@@ -35,6 +35,7 @@ from pr_review.evidence.risk import RiskInputs, assess
 from pr_review.evidence.security_scope import security_scope_factors
 from pr_review.evidence.sinks import sink_factors
 from pr_review.evidence.subsystems import compile_subsystems, subsystem_of
+from pr_review.evidence.validation_regexes import validation_regex_factors
 from pr_review.schema.pack import (
     Context,
     Diff,
@@ -107,6 +108,7 @@ def build_pack(
         structure += backtracking_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += credential_header_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += line_break_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += validation_regex_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)

@@ -766,3 +766,106 @@ def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | No
             if receiver is not None and field_name:
                 out.append((receiver, field_name))
     return out
+
+
+@dataclass(frozen=True)
+class RefusingRegex:
+    """A regular expression applied in the condition of an ``if`` that refuses."""
+
+    line: int
+    code: str
+    """The condition's source, whitespace collapsed."""
+    pattern: str
+    """The pattern (JavaScript: ``/pattern/flags``, so a changed flag is a changed pattern)."""
+
+
+_GO_REGEX_CALLS = frozenset(
+    {"regexp.MustCompile", "regexp.Compile", "regexp.MatchString", "regexp.Match",
+     "regexp.MustCompilePOSIX", "regexp.CompilePOSIX"}
+)  # fmt: skip
+
+
+def _regex_value(node: Any, data: bytes, language: str) -> str | None:
+    """The pattern ``node`` builds, when it is a regex literal, ``new RegExp("...")``, or Go's
+    ``regexp.MustCompile("...")``/``regexp.MatchString("...", s)`` with a constant pattern."""
+    if language == "go":
+        if node.type != "call_expression" or _callee(node, data) not in _GO_REGEX_CALLS:
+            return None
+        arguments = node.child_by_field_name("arguments")
+        first = arguments.named_children[0] if arguments and arguments.named_children else None
+        return _go_string(first, data)
+    if node.type == "regex":
+        pattern = _text(node.child_by_field_name("pattern"), data)
+        return f"/{pattern}/{_text(node.child_by_field_name('flags'), data)}"
+    if node.type in _REGEX_CONSTRUCTORS and _callee(node, data) == "RegExp":
+        arguments = node.child_by_field_name("arguments")
+        given = arguments.named_children[:2] if arguments is not None else []
+        values = [_string_value(a, data) for a in given]
+        if values and values[0] is not None:
+            flags = values[1] if len(values) > 1 and values[1] is not None else ""
+            return f"/{values[0]}/{flags}"
+    return None
+
+
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration", "var_declaration"})
+
+
+def _module_regexes(root: Any, data: bytes, language: str) -> dict[str, str]:
+    """Names a module binds once, at its top level, to a constant regular expression:
+    ``const NAME_RE = /^[a-z]+$/``, ``var nameRE = regexp.MustCompile(`^[a-z]+$`)``."""
+    out: dict[str, str] = {}
+    for top in root.named_children:
+        statement = top.named_children[-1] if top.type == "export_statement" else top
+        if statement is None or statement.type not in _DECLARATIONS:
+            continue
+        for spec in _walk(statement):
+            if spec.type == "variable_declarator":
+                names, value = [spec.child_by_field_name("name")], spec.child_by_field_name("value")
+            elif spec.type == "var_spec":
+                names = spec.children_by_field_name("name")
+                values = spec.child_by_field_name("value")
+                value = values.named_children[0] if values and values.named_children else None
+            else:
+                continue
+            pattern = None if value is None else _regex_value(value, data, language)
+            if pattern is not None and len(names) == 1 and names[0] is not None:
+                out[_text(names[0], data)] = pattern
+    return out
+
+
+def refusing_regexes(
+    path: str, source: str | None, refusing_call: Callable[[str], bool]
+) -> list[RefusingRegex] | None:
+    """Every regular expression applied in the condition (or a Go ``if``'s initializer) of an
+    ``if`` whose consequence refuses, in a JavaScript/TypeScript or Go source: written there
+    or a module-level name bound to one (``if (!NAME_RE.test(v)) throw ...``). None when the
+    source has no such grammar or does not parse."""
+    language = language_of(path)
+    if language not in {"javascript", "typescript", "tsx", "go"}:
+        return None
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
+    language = "go" if language == "go" else "javascript"
+    bound = _module_regexes(root, data, language)
+    out: list[RefusingRegex] = []
+    for node in _walk(root):
+        if node.type != "if_statement":
+            continue
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        if condition is None or consequence is None:
+            continue
+        if not _refuses(consequence, data, refusing_call):
+            continue
+        parts = [condition, node.child_by_field_name("initializer")]
+        code = " ".join(_text(condition, data).split())
+        for part in filter(None, parts):
+            for inner in _walk(part):
+                pattern = _regex_value(inner, data, language)
+                if pattern is None and inner.type == "identifier":
+                    pattern = bound.get(_text(inner, data))
+                if pattern is not None:
+                    out.append(RefusingRegex(node.start_point[0] + 1, code, pattern))
+    return sorted(out, key=lambda r: r.line)

@@ -1,0 +1,104 @@
+"""Regexes applied in checks that refuse input, added, removed or rewritten by a PR."""
+
+from __future__ import annotations
+
+import pytest
+
+from pr_review.evidence.validation_regexes import (
+    FACTOR,
+    VALIDATION_REGEX_EXAMPLES,
+    checks,
+    validation_regex_factors,
+)
+from pr_review.schema.enums import Lane
+from pr_review.sources.diff import FileStatus
+from pr_review.sources.model import MemoryTree
+from tests.evidence.helpers import file_diff, lane_and_factors
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "head", "changed"),
+    VALIDATION_REGEX_EXAMPLES,
+    ids=range(len(VALIDATION_REGEX_EXAMPLES)),
+)
+def test_examples(path: str, base: str, head: str, changed: bool) -> None:
+    diff = file_diff(path, head.splitlines(), base.splitlines())
+    found = validation_regex_factors([diff], MemoryTree({path: base}), MemoryTree({path: head}))
+    assert bool(found) is changed, found
+
+
+def test_a_rewritten_pattern_is_red_and_names_both_patterns() -> None:
+    base = (
+        "import re\nBAD = re.compile(r'[\\0\\r\\n]')\n"
+        "def check(v):\n    if BAD.search(v):\n        raise InvalidHeader(v)\n"
+    )
+    head = base.replace("[\\0\\r\\n]", "[\\x00-\\x1f\\x7f]")
+    diff = file_diff("src/message.py", head.splitlines()[1:2], base.splitlines()[1:2], start=2)
+    lane, factors = lane_and_factors(
+        files=[diff],
+        base={"src/message.py": base},
+        head={"src/message.py": head},
+    )
+    assert lane is Lane.RED
+    why = factors[f"{FACTOR}:red"].why
+    assert why.startswith(
+        "a regex check refusing input rewritten (line 4: `if BAD.search(v)`: "
+        "`[\\0\\r\\n]` -> `[\\x00-\\x1f\\x7f]`)"
+    ), why
+
+
+def test_each_language_finds_inline_and_bound_patterns() -> None:
+    python = (
+        "import re\nTOKEN = re.compile('[a-z]+')\ndef f(v, w):\n"
+        "    if not TOKEN.fullmatch(v):\n        raise ValueError(v)\n"
+        "    if re.search(r'\\s', w):\n        abort(400)\n"
+        "    if re.match('x', w):\n        return w\n"
+    )
+    assert [(c.line, c.pattern) for c in checks("a.py", python) or []] == [
+        (4, "[a-z]+"),
+        (6, "\\s"),
+    ]
+    javascript = (
+        "export const NAME = new RegExp('^[a-z]+$', 'i')\n"
+        "function f(v) {\n  if (!NAME.test(v)) throw new TypeError('name')\n"
+        "  if (/\\d/.test(v)) { return reject(new Error('digit')) }\n"
+        "  if (/x/.test(v)) { return v }\n}\n"
+    )
+    assert [(c.line, c.pattern) for c in checks("a.js", javascript) or []] == [
+        (3, "/^[a-z]+$/i"),
+        (4, "/\\d/"),
+    ]
+    go = (
+        "package p\nvar (\n\tnameRE = regexp.MustCompile(`^[a-z]+$`)\n)\n"
+        "func f(v string) error {\n\tif ok, _ := regexp.MatchString(\"^y$\", v); !ok {\n"
+        "\t\treturn errBad\n\t}\n\tif !nameRE.MatchString(v) {\n\t\tpanic(v)\n\t}\n"
+        "\treturn nil\n}\n"
+    )
+    assert [(c.line, c.pattern) for c in checks("a.go", go) or []] == [
+        (6, "^y$"),
+        (9, "^[a-z]+$"),
+    ]
+
+
+def test_unreadable_sources_give_none_and_test_code_is_not_read() -> None:
+    assert checks("a.py", "def (:\n") is None
+    assert checks("a.go", "package p\nfunc (\n") is None
+    assert checks("notes.txt", "if (/x/.test(v)) throw e") is None
+    head = "import re\ndef f(v):\n    if re.match('a', v):\n        raise ValueError(v)\n"
+    path = "tests/test_names.py"
+    diff = file_diff(path, head.splitlines(), [])
+    assert validation_regex_factors([diff], MemoryTree({path: ""}), MemoryTree({path: head})) == []
+
+
+def test_a_check_moved_to_another_file_of_the_pr_is_no_change() -> None:
+    check = (
+        "import re\ndef f(v):\n    if not re.fullmatch('[0-9]+', v):\n"
+        "        raise ValueError(v)\n"
+    )
+    rest = "def g():\n    return 1\n"
+    old = file_diff("a.py", rest.splitlines(), check.splitlines())
+    new = file_diff("b.py", check.splitlines(), [], status=FileStatus.ADDED)
+    found = validation_regex_factors(
+        [old, new], MemoryTree({"a.py": check}), MemoryTree({"a.py": rest, "b.py": check})
+    )
+    assert found == []
