@@ -509,10 +509,30 @@ def bound_checks(
     out: list[BoundCheck] = []
     for line, condition, consequence in _ifs(root):
         checks = list(_comparisons(condition, data, is_bound))
-        if checks and _refuses(consequence, data, refusing_call):
+        if checks and (_refuses(consequence, data, refusing_call) or _stops(consequence, data)):
             code = _code_text(condition, data)
             out.extend(BoundCheck(op, bound, line, code) for op, bound in checks)
     return out
+
+
+_NOTHING = frozenset({"null", "undefined", "nil", "false", "None", "False"})
+
+
+def _stops(consequence: Any, data: bytes) -> bool:
+    """The consequence is one bare ``return`` (of nothing, null, undefined, nil or false) or
+    ``break``: the work beyond the condition is not done."""
+    statements = [consequence]
+    while len(statements) == 1 and statements[0].type in _STATEMENT_LISTS:
+        statements = [c for c in statements[0].named_children if "comment" not in c.type]
+    if len(statements) != 1:
+        return False
+    statement = statements[0]
+    if statement.type == "break_statement":
+        return True
+    if statement.type != "return_statement":
+        return False
+    values = statement.named_children
+    return not values or (len(values) == 1 and _text(values[0], data) in _NOTHING)
 
 
 def _ifs(root: Any) -> Iterator[tuple[int, Any, Any]]:

@@ -5,10 +5,14 @@ A bound check is an ``if`` that compares something with a bound (a name whose wo
 ``opts.bodyLimit``; by order, or by equality when a count stops on reaching it) and refuses
 beyond it: it raises, throws or panics, calls or returns an error (``RequestEntityTooLarge()``,
 ``fmt.Errorf``, ``ErrTooLarge``, ``createError(413)``) or fails (``failWebsocketConnection``),
-or answers with a 4xx status. That is how a parser stops a request from taking unbounded memory
-or time, so adding one is how resource-exhaustion fixes land (multipart part and field counts,
-route parameter counts, header sizes) and removing or loosening one is how they are undone,
-in every repository and language. Python is read with :mod:`ast`, the others on tree-sitter
+or answers with a 4xx status; or it stops the work beyond the bound, its whole consequence a
+bare ``return`` (``return None``/``null``/``nil``/``false``) or ``break`` (``if depth >
+MAX_GROUPING_DEPTH: return``: recursion and token counts capped in a parser; a value returned,
+``items[:max_items]`` kept, is a truncation and not a check). That is how a parser stops a
+request from taking unbounded memory or time, so adding one is how resource-exhaustion fixes
+land (multipart part and field counts, route parameter counts, header sizes, recursion depth)
+and removing or loosening one is how they are undone, in every repository and language.
+Python is read with :mod:`ast`, the others on tree-sitter
 (:func:`pr_review.evidence.grammars.bound_checks`). What counts is a bound newly enforced (a
 bound name no file of the PR checked before) or no longer enforced anywhere in the PR's files:
 a check moved, repeated, re-worded or off by one (``>`` to ``>=``) against a bound that was
@@ -59,6 +63,13 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
      True),
     ("a.go", ("package p\nfunc f(n int64, limit int64) ([]byte, error) {\n\tif n == limit {\n"
      "\t\treturn nil, fmt.Errorf(\"too large\")\n\t}\n\treturn nil, nil\n}\n"), True),
+    # work stopped beyond a bound: a bare return or break (sqlparse's grouping depth cap)
+    ("a.py", ("def group(tlist, depth=0):\n    if MAX_GROUPING_DEPTH is not None and depth > "
+     "MAX_GROUPING_DEPTH:\n        return\n    walk(tlist, depth + 1)\n"), True),
+    ("a.js", "function parse(s, depth) { if (depth > opts.maxDepth) return undefined; go(s) }\n",
+     True),
+    ("a.go", ("package p\nfunc f(xs []int) {\n\tfor i := range xs {\n\t\tif i >= maxItems {"
+     "\n\t\t\tbreak\n\t\t}\n\t}\n}\n"), True),
     # not bound checks: no bound name, no refusal, or a call rather than a name
     ("a.py", "def f(n, size):\n    if n > size:\n        raise ValueError(n)\n", False),
     ("a.py", ("def f(items, max_items):\n    if len(items) > max_items:\n"
@@ -66,6 +77,10 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     ("a.go", ("package p\nfunc f(a, b int) int {\n\tif a > max(b, 1) {\n\t\tpanic(\"x\")\n\t}\n"
      "\treturn a\n}\n"), False),
     ("a.ts", "function f(w: number) { if (w > maxWidth) { return w } }\n", False),
+    ("a.py", ("def f(s, max_width):\n    if len(s) > max_width:\n"
+     "        return s[:max_width] + '...'\n    return s\n"), False),
+    ("a.go", ("package p\nfunc f(n int) error {\n\tif n > maxRetries {\n\t\tlog(n)\n"
+     "\t\treturn nil\n\t}\n\treturn nil\n}\n"), False),
     ("a.js", "function f(m) { if (m === maxMode) { markFailed(m) } }\n", False),
 )
 """Sources and whether they hold a bound check: run as tests."""
@@ -113,13 +128,30 @@ def python_refuses(body: Sequence[ast.stmt]) -> bool:
     return False
 
 
+def python_stops(body: Sequence[ast.stmt]) -> bool:
+    """The block is one bare ``return`` (of nothing, None or False) or ``break``: the work
+    beyond the condition is not done."""
+    if len(body) != 1:
+        return False
+    statement = body[0]
+    if isinstance(statement, ast.Break):
+        return True
+    return isinstance(statement, ast.Return) and (
+        statement.value is None
+        or (isinstance(statement.value, ast.Constant) and statement.value.value in (None, False))
+    )
+
+
 def _python_checks(source: str) -> list[BoundCheck] | None:
     tree = parse_python(source)
     if tree is None:
         return None
     out: list[BoundCheck] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.If | ast.While) or not python_refuses(node.body):
+        if not isinstance(node, ast.If | ast.While):
+            continue
+        stops = isinstance(node, ast.If) and python_stops(node.body)
+        if not (stops or python_refuses(node.body)):
             continue
         for compare in ast.walk(node.test):
             if not isinstance(compare, ast.Compare):
@@ -189,9 +221,9 @@ def limit_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> 
                 files=(path,),
                 severity=FactorSeverity.RED,
                 why=f"a bound {verb}: `{first.bound}` (line {first.line}{side}: `if "
-                f"{first.code}` refuses beyond it; {len(added)} check(s) added, {len(removed)} "
-                "removed): bounds on sizes and counts are how resource-exhaustion fixes land "
-                "and how they are undone",
+                f"{first.code}` refuses or stops beyond it; {len(added)} check(s) added, "
+                f"{len(removed)} removed): bounds on sizes and counts are how "
+                "resource-exhaustion fixes land and how they are undone",
             )
         )
     return out
