@@ -8,8 +8,10 @@ call (an escape, a check, a header). Typing-only changes (annotations, ``cast``,
 change none of these; nor does a condition that only renamed what it reads, with its
 operators, literals, plain names and the last name of each member access kept
 (``event.request.method === 'OPTIONS'`` -> ``event.req.method === 'OPTIONS'`` in a refactor
-that renamed ``request`` everywhere). Python is read with :mod:`ast`, other languages with
-tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
+that renamed ``request`` everywhere); nor, in Python, a literal spelled through the ``six``
+compatibility library (``b("")`` with ``b`` imported from ``six``, ``six.u("x")``) rewritten as
+the literal itself when Python 2 support is dropped. Python is read with :mod:`ast`, other
+languages with tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?).
 """
@@ -17,6 +19,7 @@ Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, hea
 from __future__ import annotations
 
 import ast
+import copy
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -105,13 +108,56 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _python_atom(current: ast.AST, in_condition: bool, callee: str) -> tuple[str | None, bool]:
+_SIX_LITERALS = {"b": bytes, "u": str}
+
+
+def six_literal_names(tree: ast.Module) -> dict[str, type]:
+    """Callees that spell a literal through ``six`` in this module, and the literal's type:
+    ``six.b``/``six.u`` and the names ``from six import b, u`` binds (``b("x")`` is ``b"x"``)."""
+    names: dict[str, type] = {f"six.{name}": kind for name, kind in _SIX_LITERALS.items()}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "six":
+            for alias in node.names:
+                if alias.name in _SIX_LITERALS:
+                    names[alias.asname or alias.name] = _SIX_LITERALS[alias.name]
+    return names
+
+
+class _SixFolder(ast.NodeTransformer):
+    """Replaces ``b("...")``/``u("...")`` calls of ``six`` by the literal they spell."""
+
+    def __init__(self, names: dict[str, type]) -> None:
+        self.names = names
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        kind = self.names.get(ast.unparse(node.func))
+        args = node.args
+        if kind is None or node.keywords or len(args) != 1:
+            return self.generic_visit(node)
+        arg = args[0]
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+            return self.generic_visit(node)
+        value = arg.value.encode("latin-1", errors="replace") if kind is bytes else arg.value
+        return ast.copy_location(ast.Constant(value), node)
+
+
+def _condition(test: ast.expr, six: dict[str, type]) -> str:
+    """A condition's code, ``six`` literals folded (:func:`six_literal_names`)."""
+    text = ast.unparse(test)
+    if not any(f"{name}(" in text for name in six):
+        return text
+    return ast.unparse(_SixFolder(six).visit(copy.deepcopy(test)))
+
+
+def _python_atom(
+    current: ast.AST, in_condition: bool, callee: str, six: dict[str, type]
+) -> tuple[str | None, bool]:
     """The atom ``current`` contributes (``callee``: its callee when it is a call) and whether
     it decides (its children are then part of the condition already counted)."""
     if isinstance(current, ast.If | ast.While | ast.IfExp | ast.Assert):
-        return f"check {ast.unparse(current.test)}", True
+        return f"check {_condition(current.test, six)}", True
     if isinstance(current, ast.Compare | ast.BoolOp) and not in_condition:
-        return f"check {ast.unparse(current)}", True
+        return f"check {_condition(current, six)}", True
     if isinstance(current, ast.match_case):
         return f"check case {ast.unparse(current.pattern)}", False
     if isinstance(current, ast.Call):
@@ -139,7 +185,8 @@ def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
 _SKIPPED_FIELDS = frozenset({"annotation", "returns", "type_comment", "decorator_list"})
 
 
-def _python_atoms(node: ast.AST) -> Counter[str]:
+def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[str]:
+    six = six or {}
     atoms: Counter[str] = Counter()
     stack: list[tuple[ast.AST, bool, str | None]] = [(node, False, None)]
     while stack:
@@ -154,11 +201,13 @@ def _python_atoms(node: ast.AST) -> Counter[str]:
             continue  # cast(T, x): a typing statement, no decision
         if callee and is_message_call(callee):
             continue  # the wording of an error or a log line
+        if callee in six:
+            continue  # b("x"): the literal b"x" spelled for Python 2
         if isinstance(current, ast.Raise) and current.exc is not None:
             exc = current.exc.func if isinstance(current.exc, ast.Call) else current.exc
             atoms[f"refuse raise {last_name(ast.unparse(exc))}"] += 1
             continue  # what is raised counts, not the words of its message
-        atom, deciding = _python_atom(current, in_condition, callee)
+        atom, deciding = _python_atom(current, in_condition, callee, six)
         if atom is not None and own is not None and atom == f"call {own}":
             atom = f"forward {own}"  # a wrapper's one call to its own name (see compare)
         if atom is not None:
@@ -189,13 +238,16 @@ class SourceDecisions:
 
     def __init__(self, path: str, source: str | None) -> None:
         self._python: ast.Module | None = None
+        self._six: dict[str, type] = {}
         self._tree: Tree | None = None
         self._top: list[Scope] = []
         if source is None:
             return
         if path.endswith(PYTHON_EXTENSIONS):
             self._python = parse_python(source)
-            self._top = [] if self._python is None else python_scopes(self._python)
+            if self._python is not None:
+                self._top = python_scopes(self._python)
+                self._six = six_literal_names(self._python)
         else:
             self._tree = grammars.parse(path, source)
             self._top = [] if self._tree is None else self._tree.scopes
@@ -208,7 +260,7 @@ class SourceDecisions:
         """The decisions of ``scope``; None without a tree."""
         if self._python is not None:
             node = _python_function(self._python, scope.start)
-            return None if node is None else _python_atoms(node)
+            return None if node is None else _python_atoms(node, self._six)
         if self._tree is not None:
             return grammars.decision_atoms(
                 self._tree, scope.start, scope.end, conversions=CONVERSIONS,
@@ -370,6 +422,30 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # Python 2 support dropped: six's b("") is the literal b"" (python-ecdsa's #329)
+        "keys.py",
+        (
+            "from six import PY2, b\ndef from_der(s):\n    if s != b(''):\n"
+            "        raise UnexpectedDER('trailing junk')\n    return b('\\x00') + s\n"
+        ),
+        (
+            "from six import PY2\ndef from_der(s):\n    if s != b'':\n"
+            "        raise UnexpectedDER('trailing junk')\n    return b'\\x00' + s\n"
+        ),
+        False,
+    ),
+    (  # ... but a different literal is a different check
+        "keys.py",
+        "import six\ndef from_der(s):\n    if s != six.b(''):\n        raise UnexpectedDER()\n",
+        "def from_der(s):\n    if s != b'\\x00':\n        raise UnexpectedDER()\n",
+        True,
+    ),
+    (  # ... and a b() that is not six's is a call like any other
+        "keys.py",
+        "from .util import b\ndef from_der(s):\n    if s != b(''):\n        raise Bad()\n",
+        "def from_der(s):\n    if s != b'':\n        raise Bad()\n",
+        True,
+    ),
     (
         "a.js",
         "class RedirectHandler {\n  onBodySent (chunk) {}\n}\n",

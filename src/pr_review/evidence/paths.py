@@ -64,6 +64,8 @@ DOC_NAMES = frozenset(
         "copying",
         "authors",
         "contributors",
+        "news",  # GNU coding standards' release notes (NEWS) and acknowledgements (THANKS)
+        "thanks",
         "notice",
         "code_of_conduct",
         "contributing",
