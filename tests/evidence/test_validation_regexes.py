@@ -102,3 +102,12 @@ def test_a_check_moved_to_another_file_of_the_pr_is_no_change() -> None:
         [old, new], MemoryTree({"a.py": check}), MemoryTree({"a.py": rest, "b.py": check})
     )
     assert found == []
+
+
+def test_only_top_level_declarations_bind_a_pattern() -> None:
+    source = (
+        "const handler = function (v) {\n  const RE = /a/\n  return v\n}\n"
+        "const TOP = /^b$/\nfunction f(v) {\n  if (!RE.test(v)) throw new Error('x')\n"
+        "  if (!TOP.test(v)) throw new Error('y')\n}\n"
+    )
+    assert [(c.line, c.pattern) for c in checks("a.js", source) or []] == [(8, "/^b$/")]

@@ -241,6 +241,32 @@ def python_regexes(tree: ast.Module) -> list[PythonRegex]:
     return out
 
 
+@dataclass(frozen=True)
+class AppliedRegexes:
+    """Where a module applies its constant regexes: by call node and by compiled name."""
+
+    calls: dict[int, str]
+    """``id`` of an inline ``re.search(r"...", v)`` call -> its pattern."""
+    bindings: dict[str, str]
+    """A module-level name bound to ``re.compile(...)`` -> its pattern."""
+
+    @classmethod
+    def of(cls, tree: ast.Module) -> AppliedRegexes:
+        regexes = python_regexes(tree)
+        return cls(
+            {id(r.call): r.pattern for r in regexes},
+            {r.binding: r.pattern for r in regexes if r.binding is not None},
+        )
+
+    def pattern(self, node: ast.AST) -> str | None:
+        """The pattern ``node`` applies: an inline call, or the method of a compiled module
+        constant (``HEADER_VALUE_RE.search``); else None."""
+        found = self.calls.get(id(node))
+        if found is None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            found = self.bindings.get(node.value.id)
+        return found
+
+
 _ANCHORED = frozenset({"match", "fullmatch"})
 """The ``re`` functions and pattern methods that try a pattern at one start position only."""
 

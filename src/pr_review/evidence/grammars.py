@@ -646,18 +646,25 @@ def _text(node: Any | None, data: bytes) -> str:
     return data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
+def _js_or_go_root(path: str, source: str | None) -> tuple[Any, bytes, str] | None:
+    """The clean tree of a JavaScript/TypeScript or Go source, its bytes and its grammar's
+    name; None for other languages or a source that does not parse."""
+    language = language_of(path)
+    if language not in {"javascript", "typescript", "tsx", "go"}:
+        return None
+    parsed = _clean_root(path, source)
+    return None if parsed is None else (*parsed, language)
+
+
 def string_collections(path: str, source: str | None) -> list[tuple[int, tuple[str, ...]]] | None:
     """Every collection literal of a JavaScript/TypeScript or Go source with its 1-based line
     and its constant string elements in order (``["Cookie", "Authorization"]``,
     ``[]string{"Cookie"}``, a Go map literal's string keys); None when the source has no such
     grammar or does not parse."""
-    language = language_of(path)
-    if language not in {"javascript", "typescript", "tsx", "go"}:
-        return None
-    parsed = _clean_root(path, source)
+    parsed = _js_or_go_root(path, source)
     if parsed is None:
         return None
-    root, data = parsed
+    root, data, _ = parsed
     out: list[tuple[int, tuple[str, ...]]] = []
     for node in _walk(root):
         if node.type == "array":
@@ -757,12 +764,10 @@ def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | No
     of what is read (``this.lastToken?.type`` -> ``lastToken``, ``tokens[i].type`` ->
     ``tokens``). None when the source has no
     such grammar or does not parse."""
-    if language_of(path) not in {"javascript", "typescript", "tsx", "go"}:
-        return None
-    parsed = _clean_root(path, source)
+    parsed = _js_or_go_root(path, source)
     if parsed is None:
         return None
-    root, data = parsed
+    root, data, _ = parsed
     out: list[tuple[str, str]] = []
     for node in _walk(root):
         if node.type == "binary_expression":
@@ -838,7 +843,11 @@ def _module_regexes(root: Any, data: bytes, language: str) -> dict[str, str]:
         statement = top.named_children[-1] if top.type == "export_statement" else top
         if statement is None or statement.type not in _DECLARATIONS:
             continue
-        for spec in _walk(statement):
+        specs = [c for c in statement.named_children if c.type != "var_spec_list"] + [
+            c for lists in statement.named_children if lists.type == "var_spec_list"
+            for c in lists.named_children
+        ]  # fmt: skip
+        for spec in specs:
             if spec.type == "variable_declarator":
                 names, value = [spec.child_by_field_name("name")], spec.child_by_field_name("value")
             elif spec.type == "var_spec":
@@ -860,14 +869,11 @@ def refusing_regexes(
     ``if`` whose consequence refuses, in a JavaScript/TypeScript or Go source: written there
     or a module-level name bound to one (``if (!NAME_RE.test(v)) throw ...``). None when the
     source has no such grammar or does not parse."""
-    language = language_of(path)
-    if language not in {"javascript", "typescript", "tsx", "go"}:
-        return None
-    parsed = _clean_root(path, source)
+    parsed = _js_or_go_root(path, source)
     if parsed is None:
         return None
-    root, data = parsed
-    language = "go" if language == "go" else "javascript"
+    root, data, grammar = parsed
+    language = "go" if grammar == "go" else "javascript"
     bound = _module_regexes(root, data, language)
     out: list[RefusingRegex] = []
     for node in _walk(root):

@@ -20,10 +20,10 @@ Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, ch
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.backtracking import constant_text, python_regexes
+from pr_review.evidence.backtracking import AppliedRegexes, constant_text
 from pr_review.evidence.grammars import refusing_conditions
 from pr_review.evidence.limits import python_refuses, refusing_call
 from pr_review.evidence.paths import PathKind, classify
@@ -70,20 +70,16 @@ def _tested_characters(test: ast.expr) -> set[int]:
     return out
 
 
-def _looks_for_line_break(
-    test: ast.expr, calls: Mapping[int, str], bindings: Mapping[str, str]
-) -> bool:
+def _looks_for_line_break(test: ast.expr, regexes: AppliedRegexes) -> bool:
     """The condition holds a literal with CR or LF, or applies a regex that looks for one:
-    inline (``re.search(r"[\\x00-\\x1f]", v)``, ``calls`` by node id) or a module's compiled
-    constant (``HEADER_VALUE_RE.search(value)``, ``bindings`` by name)."""
+    inline (``re.search(r"[\\x00-\\x1f]", v)``) or a module's compiled constant
+    (``HEADER_VALUE_RE.search(value)``)."""
     tested = _tested_characters(test)
     for node in ast.walk(test):
         text = constant_text(node.value) if isinstance(node, ast.Constant) else None
         if text is not None and id(node) not in tested and ("\r" in text or "\n" in text):
             return True
-        pattern = calls.get(id(node))
-        if pattern is None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            pattern = bindings.get(node.value.id)
+        pattern = regexes.pattern(node)
         if pattern is not None and names_line_break(pattern):
             return True
     return False
@@ -93,14 +89,12 @@ def _python_checks(source: str) -> list[LineBreakCheck] | None:
     tree = parse_python(source)
     if tree is None:
         return None
-    regexes = python_regexes(tree)
-    calls = {id(r.call): r.pattern for r in regexes}
-    bindings = {r.binding: r.pattern for r in regexes if r.binding is not None}
+    regexes = AppliedRegexes.of(tree)
     out: list[LineBreakCheck] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.If) or not python_refuses(node.body):
             continue
-        if _looks_for_line_break(node.test, calls, bindings):
+        if _looks_for_line_break(node.test, regexes):
             out.append(LineBreakCheck(node.lineno, ast.unparse(node.test)))
     return out
 

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.backtracking import python_regexes
+from pr_review.evidence.backtracking import AppliedRegexes
 from pr_review.evidence.grammars import refusing_regexes
 from pr_review.evidence.limits import python_refuses, refusing_call
 from pr_review.evidence.paths import PathKind, classify
@@ -58,21 +58,17 @@ def _python_checks(source: str) -> list[ValidationRegex] | None:
     tree = parse_python(source)
     if tree is None:
         return None
-    regexes = python_regexes(tree)
-    calls = {id(r.call): r.pattern for r in regexes}
-    bindings = {r.binding: r.pattern for r in regexes if r.binding is not None}
+    regexes = AppliedRegexes.of(tree)
     out: list[ValidationRegex] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.If) or not python_refuses(node.body):
             continue
-        for inner in ast.walk(node.test):
-            pattern = calls.get(id(inner))
-            if pattern is None and isinstance(inner, ast.Attribute) and isinstance(
-                inner.value, ast.Name
-            ):
-                pattern = bindings.get(inner.value.id)
-            if pattern is not None:
-                out.append(ValidationRegex(node.lineno, ast.unparse(node.test), pattern))
+        code = ast.unparse(node.test)
+        out.extend(
+            ValidationRegex(node.lineno, code, pattern)
+            for pattern in map(regexes.pattern, ast.walk(node.test))
+            if pattern is not None
+        )
     return sorted(out, key=lambda c: c.line)
 
 
