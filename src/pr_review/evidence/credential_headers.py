@@ -27,12 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.grammars import string_collections
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.evidence.sides import code_sides
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "credential-headers-changed"
@@ -107,16 +107,8 @@ def credential_header_factors(
     credential header, at the first file where the count moved."""
     before: Counter[str] = Counter()
     after: Counter[str] = Counter()
-    per_file: list[tuple[str, list[HeaderList], list[HeaderList]]] = []
-    for f in files:
-        if f.binary or classify(f.path) is not PathKind.CODE:
-            continue
-        old_path = f.old_path or f.path
-        old = [] if f.status is FileStatus.ADDED else header_lists(old_path, base.read(old_path))
-        new = [] if f.status is FileStatus.DELETED else header_lists(f.path, head.read(f.path))
-        if old is None or new is None:
-            continue
-        per_file.append((f.path, old, new))
+    per_file = [(s.path, s.old, s.new) for s in code_sides(files, base, head, header_lists)]
+    for _, old, new in per_file:
         before.update(c for h in old for c in h.credentials)
         after.update(c for h in new for c in h.credentials)
     if before == after:

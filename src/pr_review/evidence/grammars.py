@@ -608,6 +608,23 @@ def _string_value(node: Any, data: bytes) -> str | None:
     return "".join(out)
 
 
+def _js_regex(node: Any, data: bytes) -> tuple[str, str] | None:
+    """(pattern, flags) of a JavaScript regex literal (``/\\s+$/g``) or of ``RegExp`` built
+    from a constant string (``new RegExp("\\\\s+", "g")``); None for any other node."""
+    if node.type == "regex":
+        pattern = node.child_by_field_name("pattern")
+        flags = node.child_by_field_name("flags")
+        return None if pattern is None else (_text(pattern, data), _text(flags, data))
+    if node.type not in _REGEX_CONSTRUCTORS or _callee(node, data) != "RegExp":
+        return None
+    arguments = node.child_by_field_name("arguments")
+    given = arguments.named_children[:2] if arguments is not None else []
+    values = [_string_value(a, data) for a in given]
+    if not values or values[0] is None:
+        return None
+    return values[0], values[1] if len(values) > 1 and values[1] is not None else ""
+
+
 def regex_literals(path: str, source: str | None) -> list[RegexLiteral] | None:
     """The regular expressions a JavaScript/TypeScript source writes as literals
     (``/\\s+$/g``) or builds from a constant string (``new RegExp("\\\\s+")``); None when the
@@ -618,26 +635,11 @@ def regex_literals(path: str, source: str | None) -> list[RegexLiteral] | None:
     if parsed is None:
         return None
     root, data = parsed
-    out: list[RegexLiteral] = []
-    for node in _walk(root):
-        line = node.start_point[0] + 1
-        if node.type == "regex":
-            pattern = node.child_by_field_name("pattern")
-            flags = node.child_by_field_name("flags")
-            if pattern is not None:
-                out.append(RegexLiteral(line, _text(pattern, data), _text(flags, data)))
-        elif node.type in _REGEX_CONSTRUCTORS:
-            callee = node.child_by_field_name("constructor") or node.child_by_field_name(
-                "function"
-            )
-            arguments = node.child_by_field_name("arguments")
-            if callee is None or arguments is None or _text(callee, data) != "RegExp":
-                continue
-            values = [_string_value(a, data) for a in arguments.named_children[:2]]
-            if values and values[0] is not None:
-                flags_text = values[1] if len(values) > 1 and values[1] is not None else ""
-                out.append(RegexLiteral(line, values[0], flags_text))
-    return out
+    return [
+        RegexLiteral(node.start_point[0] + 1, *found)
+        for node in _walk(root)
+        if (found := _js_regex(node, data)) is not None
+    ]
 
 
 def _text(node: Any | None, data: bytes) -> str:
@@ -811,25 +813,17 @@ _GO_REGEX_CALLS = frozenset(
 
 
 def _regex_value(node: Any, data: bytes, language: str) -> str | None:
-    """The pattern ``node`` builds, when it is a regex literal, ``new RegExp("...")``, or Go's
-    ``regexp.MustCompile("...")``/``regexp.MatchString("...", s)`` with a constant pattern."""
+    """The pattern ``node`` builds, when it is a JavaScript regex (:func:`_js_regex`, as
+    ``/pattern/flags``) or Go's ``regexp.MustCompile("...")``/``regexp.MatchString("...", s)``
+    with a constant pattern."""
     if language == "go":
         if node.type != "call_expression" or _callee(node, data) not in _GO_REGEX_CALLS:
             return None
         arguments = node.child_by_field_name("arguments")
         first = arguments.named_children[0] if arguments and arguments.named_children else None
         return _go_string(first, data)
-    if node.type == "regex":
-        pattern = _text(node.child_by_field_name("pattern"), data)
-        return f"/{pattern}/{_text(node.child_by_field_name('flags'), data)}"
-    if node.type in _REGEX_CONSTRUCTORS and _callee(node, data) == "RegExp":
-        arguments = node.child_by_field_name("arguments")
-        given = arguments.named_children[:2] if arguments is not None else []
-        values = [_string_value(a, data) for a in given]
-        if values and values[0] is not None:
-            flags = values[1] if len(values) > 1 and values[1] is not None else ""
-            return f"/{values[0]}/{flags}"
-    return None
+    found = _js_regex(node, data)
+    return None if found is None else f"/{found[0]}/{found[1]}"
 
 
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration", "var_declaration"})
@@ -876,16 +870,10 @@ def refusing_regexes(
     language = "go" if grammar == "go" else "javascript"
     bound = _module_regexes(root, data, language)
     out: list[RefusingRegex] = []
-    for node in _walk(root):
-        if node.type != "if_statement":
-            continue
-        condition = node.child_by_field_name("condition")
-        consequence = node.child_by_field_name("consequence")
-        if condition is None or consequence is None:
-            continue
+    for line, condition, consequence in _ifs(root):
         if not _refuses(consequence, data, refusing_call):
             continue
-        parts = [condition, node.child_by_field_name("initializer")]
+        parts = [condition, condition.parent.child_by_field_name("initializer")]
         code = " ".join(_text(condition, data).split())
         for part in filter(None, parts):
             for inner in _walk(part):
@@ -893,5 +881,5 @@ def refusing_regexes(
                 if pattern is None and inner.type == "identifier":
                     pattern = bound.get(_text(inner, data))
                 if pattern is not None:
-                    out.append(RefusingRegex(node.start_point[0] + 1, code, pattern))
+                    out.append(RefusingRegex(line, code, pattern))
     return sorted(out, key=lambda r: r.line)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
 from pr_review.evidence.pyast import parse_python
@@ -126,6 +126,13 @@ def python_refuses(body: Sequence[ast.stmt]) -> bool:
             ):
                 return True
     return False
+
+
+def python_refusing_ifs(tree: ast.Module) -> Iterator[ast.If]:
+    """Every ``if`` of ``tree`` whose body refuses (:func:`python_refuses`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and python_refuses(node.body):
+            yield node
 
 
 def python_stops(body: Sequence[ast.stmt]) -> bool:

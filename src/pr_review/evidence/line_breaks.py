@@ -25,14 +25,14 @@ from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes, constant_text
 from pr_review.evidence.grammars import refusing_conditions
-from pr_review.evidence.limits import python_refuses, refusing_call
-from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.regex_trees import names_line_break
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.evidence.sides import code_sides
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "line-break-check-changed"
@@ -90,13 +90,11 @@ def _python_checks(source: str) -> list[LineBreakCheck] | None:
     if tree is None:
         return None
     regexes = AppliedRegexes.of(tree)
-    out: list[LineBreakCheck] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.If) or not python_refuses(node.body):
-            continue
-        if _looks_for_line_break(node.test, regexes):
-            out.append(LineBreakCheck(node.lineno, ast.unparse(node.test)))
-    return out
+    return [
+        LineBreakCheck(node.lineno, ast.unparse(node.test))
+        for node in python_refusing_ifs(tree)
+        if _looks_for_line_break(node.test, regexes)
+    ]
 
 
 def checks(path: str, source: str | None) -> list[LineBreakCheck] | None:
@@ -118,16 +116,7 @@ def line_break_factors(
 ) -> list[RiskFactor]:
     """One red factor when the PR's code files hold a different number of refusing
     line-break checks after the PR than before, at the first file whose count moved."""
-    per_file: list[tuple[str, list[LineBreakCheck], list[LineBreakCheck]]] = []
-    for f in files:
-        if f.binary or classify(f.path) is not PathKind.CODE:
-            continue
-        old_path = f.old_path or f.path
-        old = [] if f.status is FileStatus.ADDED else checks(old_path, base.read(old_path))
-        new = [] if f.status is FileStatus.DELETED else checks(f.path, head.read(f.path))
-        if old is None or new is None or (not old and not new):
-            continue
-        per_file.append((f.path, old, new))
+    per_file = [(s.path, s.old, s.new) for s in code_sides(files, base, head, checks)]
     before = sum(len(old) for _, old, _ in per_file)
     after = sum(len(new) for _, _, new in per_file)
     if before == after:

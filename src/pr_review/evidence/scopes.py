@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
@@ -108,32 +108,36 @@ def _other_language(
     ]
 
 
-def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] | None:
-    """Every class and function of a Python source as its chain (module first), or None
-    when the source is not readable Python."""
+def scope_tree(path: str, source: str | None) -> list[Scope] | None:
+    """The classes and functions of a source, nested (Python on :mod:`ast`, others on their
+    tree-sitter tree); None when the source is not read on a tree."""
     if source is None:
         return None
     if path.endswith(PYTHON_EXTENSIONS):
         tree = parse_python(source)
-        if tree is None:
-            return None
-        top = _scopes(tree)
-    else:
-        parsed = grammars.parse(path, source)
-        if parsed is None:
-            return None
-        top = parsed.scopes
-    module = module_name(path)
-    out: set[tuple[str, ...]] = set()
+        return None if tree is None else _scopes(tree)
+    parsed = grammars.parse(path, source)
+    return None if parsed is None else parsed.scopes
 
-    def visit(scopes: list[Scope], prefix: tuple[str, ...]) -> None:
-        for scope in scopes:
-            chain = (*prefix, scope.name)
-            out.add(chain)
-            visit(scope.children, chain)
 
-    visit(top, (module,))
-    return frozenset(out)
+def enclosing(top: list[Scope], line: int) -> list[str]:
+    """The names of the classes and functions around ``line``, outermost first."""
+    return _chain(top, line)
+
+
+def chains(top: list[Scope], prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every class and function of ``top``, nested ones too, as its chain after ``prefix``."""
+    for scope in top:
+        chain = (*prefix, scope.name)
+        yield chain
+        yield from chains(scope.children, chain)
+
+
+def defined_chains(path: str, source: str | None) -> frozenset[tuple[str, ...]] | None:
+    """Every class and function of a source as its chain (module first), or None when the
+    source is not read on a tree."""
+    top = scope_tree(path, source)
+    return None if top is None else frozenset(chains(top, (module_name(path),)))
 
 
 def python_scopes(tree: ast.Module) -> list[Scope]:

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes
 from pr_review.evidence.grammars import refusing_regexes
-from pr_review.evidence.limits import python_refuses, refusing_call
-from pr_review.evidence.paths import PathKind, classify
+from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.scopes import PYTHON_EXTENSIONS, defined_chains, scoped_lines
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS, chains, enclosing, scope_tree
+from pr_review.evidence.sides import code_sides
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "validation-regex-changed"
@@ -60,9 +60,7 @@ def _python_checks(source: str) -> list[ValidationRegex] | None:
         return None
     regexes = AppliedRegexes.of(tree)
     out: list[ValidationRegex] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.If) or not python_refuses(node.body):
-            continue
+    for node in python_refusing_ifs(tree):
         code = ast.unparse(node.test)
         out.extend(
             ValidationRegex(node.lineno, code, pattern)
@@ -104,13 +102,13 @@ class _Side:
 def _side(readings: Sequence[tuple[str, str | None, list[ValidationRegex]]]) -> _Side:
     side = _Side(Counter(), {}, set())
     for path, source, found in readings:
-        chains = {s.line: s.chain for s in scoped_lines(path, source, [c.line for c in found])}
+        top = scope_tree(path, source) or []
         for check in found:
-            chain = chains.get(check.line, ())
-            key = (chain[-1] if len(chain) > 1 else "", check.pattern)
+            chain = enclosing(top, check.line)
+            key = (chain[-1] if chain else "", check.pattern)
             side.checks[key] += 1
             side.first.setdefault(key, (path, check))
-        side.scopes.update(chain[-1] for chain in defined_chains(path, source) or ())
+        side.scopes.update(chain[-1] for chain in chains(top))
     return side
 
 
@@ -133,23 +131,11 @@ def validation_regex_factors(
     """One red factor when a refusing regex check's pattern is newly applied or no longer
     applied in the PR's code files, or a check is added to or removed from a function that
     stays (:func:`_changed`)."""
-    before: list[tuple[str, str | None, list[ValidationRegex]]] = []
-    after: list[tuple[str, str | None, list[ValidationRegex]]] = []
-    for f in files:
-        if f.binary or classify(f.path) is not PathKind.CODE:
-            continue
-        old_path = f.old_path or f.path
-        old_source = None if f.status is FileStatus.ADDED else base.read(old_path)
-        new_source = None if f.status is FileStatus.DELETED else head.read(f.path)
-        old = [] if old_source is None else checks(old_path, old_source)
-        new = [] if new_source is None else checks(f.path, new_source)
-        if old is None or new is None or (not old and not new):
-            continue
-        before.append((old_path, old_source, old))
-        after.append((f.path, new_source, new))
-    if not before:
+    read = [s for s in code_sides(files, base, head, checks) if s.old or s.new]
+    if not read:
         return []
-    old_side, new_side = _side(before), _side(after)
+    old_side = _side([(s.old_path, s.old_source, s.old) for s in read])
+    new_side = _side([(s.path, s.new_source, s.new) for s in read])
     gained, lost = _changed(new_side, old_side), _changed(old_side, new_side)
     if not gained and not lost:
         return []
