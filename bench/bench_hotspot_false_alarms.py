@@ -22,8 +22,8 @@ TARGET = 0.02
 def main(argv: list[str]) -> int:
     """Print the false-alarm rate per security category; exit 1 above the target."""
     from pr_review.evidence.content import scan_file
-    from pr_review.evidence.paths import PathKind, classify
     from pr_review.sources.diff import parse_diff
+    from pr_review.sources.paths import PathKind, classify
 
     path = (
         Path(argv[1])

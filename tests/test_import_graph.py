@@ -115,3 +115,44 @@ def test_the_cycle_finder_finds_a_cycle_and_the_graph_has_lazy_imports() -> None
     assert "pr_review.commands" in graph["pr_review.cli"]
     # synthesis.report names SynthesisResult only for typing: not an edge.
     assert "pr_review.synthesis.core" not in graph["pr_review.synthesis.report"]
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph folded to ``pr_review``'s packages and top-level modules: each stage
+    package (``pr_review.evidence``, ``pr_review.verifiers`` ...) is one node."""
+
+    def node(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    folded: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        edges = folded.setdefault(node(module), set())
+        edges.update(node(target) for target in imported if node(target) != node(module))
+    return folded
+
+
+def test_no_import_cycle_among_stage_packages() -> None:
+    """One package per stage, layered: sources, then verifiers, evidence, reviewers,
+    synthesis, packet and publish, with the configuration (which composes every stage's
+    section) above them. A stage reading ``Config`` or a verifier calling into the evidence
+    stage would make two packages depend on each other."""
+    packages = package_graph(import_graph())
+    assert {"pr_review.sources", "pr_review.evidence", "pr_review.config"} <= set(packages)
+    cycle = find_cycle(packages)
+    assert cycle is None, "import cycle between packages: " + " -> ".join(cycle or ())
+    assert "pr_review.evidence" in packages["pr_review.config"]
+    assert "pr_review.verifiers" in packages["pr_review.evidence"]
+
+
+def test_the_package_fold_keeps_edges_between_packages_only() -> None:
+    graph = {
+        "pr_review.a.x": {"pr_review.a.y", "pr_review.b.z"},
+        "pr_review.a.y": set(),
+        "pr_review.b.z": {"pr_review.c"},
+        "pr_review.c": set(),
+    }
+    assert package_graph(graph) == {
+        "pr_review.a": {"pr_review.b"},
+        "pr_review.b": {"pr_review.c"},
+        "pr_review.c": set(),
+    }

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pr_review import process
+from pr_review.action_config import load_base_config
 from pr_review.action_inputs import ActionInputs, RunnerEnv, read_inputs
 from pr_review.action_review import Context, Review, ReviewRequest, run_and_publish
 from pr_review.config import Config
@@ -33,7 +34,6 @@ from pr_review.publish.report import job_summary
 from pr_review.schema.enums import TrustMode
 from pr_review.sources.event import Ignored, Trigger, TriggerKind, load_payload, read_trigger
 from pr_review.sources.github import GitHubApi, GitHubSettings, connect
-from pr_review.sources.github_config import load_base_config
 from pr_review.sources.github_models import Pull
 from pr_review.sources.github_pr import is_fork
 

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
+from pr_review.action_config import load_base_config
 from pr_review.errors import GitHubError
 from pr_review.sources.diff import FileStatus
 from pr_review.sources.github import GitHubApi, GitHubSettings, connect
-from pr_review.sources.github_config import load_base_config
 from pr_review.sources.github_pr import read_github_pr
 from tests.action.scenario import Scenario
 from tests.fakes.github_server import FakeGitHub

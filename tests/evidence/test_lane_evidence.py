@@ -15,12 +15,12 @@ from pr_review.config import Config
 from pr_review.evidence.build import build_pack
 from pr_review.evidence.decisions import DECISION_EXAMPLES, atoms_of, compare
 from pr_review.evidence.grammars import parse
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import _scopes
 from pr_review.schema.enums import Lane
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileStatus
+from pr_review.sources.paths import PathKind, classify
 from tests.evidence.helpers import file_diff, pull_request
 from tests.evidence.helpers import lane_and_factors as _risk
 

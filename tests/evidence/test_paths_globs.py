@@ -8,8 +8,8 @@ from pr_review.config import parse_config
 from pr_review.errors import ConfigError
 from pr_review.evidence.codeowners import parse_codeowners
 from pr_review.evidence.globs import GlobError, compile_glob
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.subsystems import code_subsystems, compile_subsystems, subsystem_of
+from pr_review.sources.paths import PathKind, classify
 
 
 @pytest.mark.parametrize(

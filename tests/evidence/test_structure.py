@@ -11,11 +11,11 @@ from pr_review.evidence import grammars
 from pr_review.evidence.ci import CI_RULES, CiRule, actions_used, ci_factor, is_ci
 from pr_review.evidence.guards import is_access_denial
 from pr_review.evidence.lexing import strip_comments, strip_strings
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import module_name, scoped_lines, words
 from pr_review.evidence.security_scope import SCOPE_RULES, ScopeRule
 from pr_review.schema.enums import FactorSeverity, Lane, VerifierSeverity
 from pr_review.sources.diff import FileStatus
+from pr_review.sources.paths import PathKind, classify
 from pr_review.verifiers.secrets import _finding
 from tests.evidence.helpers import file_diff
 from tests.evidence.helpers import lane_and_factors as _risk

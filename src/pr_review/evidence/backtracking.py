@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.grammars import regex_literals
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.regex_trees import Ambiguity, ambiguities, from_javascript
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
@@ -38,6 +37,7 @@ from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import PathKind, classify
 
 REMOVED = "regex-backtracking-removed"
 ADDED = "regex-backtracking-added"

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from pr_review.config import Config
 from pr_review.evidence.advisory import PrText
 from pr_review.evidence.artifacts import ArtifactInputs, missing_artifacts
 from pr_review.evidence.authorship import authorship
@@ -29,10 +28,10 @@ from pr_review.evidence.line_breaks import line_break_factors
 from pr_review.evidence.markers import marker_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.oversize import blocker, budgeted, oversize
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
 from pr_review.evidence.security_scope import security_scope_factors
+from pr_review.evidence.settings import EvidenceConfig
 from pr_review.evidence.sinks import sink_factors
 from pr_review.evidence.subsystems import compile_subsystems, subsystem_of
 from pr_review.evidence.validation_regexes import validation_regex_factors
@@ -50,6 +49,7 @@ from pr_review.schema.pack import (
 from pr_review.sources.diff_model import FileDiff
 from pr_review.sources.diff_select import drop_files
 from pr_review.sources.model import PullRequest
+from pr_review.sources.paths import PathKind, classify
 
 
 def _utc_now() -> datetime:
@@ -58,7 +58,7 @@ def _utc_now() -> datetime:
 
 def build_pack(
     pr: PullRequest,
-    config: Config,
+    config: EvidenceConfig,
     *,
     verification: Verification | None = None,
     now: Callable[[], datetime] = _utc_now,

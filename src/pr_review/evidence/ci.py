@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from pr_review.evidence.paths import segments
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import segments
 
 TRUST = "ci-trust"
 CHANGE = "ci-change"

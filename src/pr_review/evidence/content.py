@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from pr_review.evidence.lexing import strip_comments, strip_strings
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.pyast import typing_only_lines
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
@@ -22,7 +21,8 @@ from pr_review.evidence.triggers import lines_holding
 from pr_review.lookalike import fold_lower
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
-from pr_review.verifiers.secret_patterns import EXAMPLE_HOST, is_placeholder, passes_rule_check
+from pr_review.sources.paths import PathKind, classify
+from pr_review.verifiers.secret_patterns import passes_rule_check, placeholder_url_credentials
 
 _READ = re.compile(
     r"\b(?P<recv>[A-Za-z_]\w*)\.(?:get|exists|hget|hexists|find_one|lookup|sismember|zscore|llen|scard)"
@@ -162,18 +162,7 @@ def _code_block(raw: Block, path: str, source: str | None = None) -> Block:
 
 
 SECRETS = "secrets"
-_URL_CREDENTIAL = re.compile(r"://[^\s:/@'\"]+:(?P<password>[^\s@/'\"]+)@(?P<host>[^\s/:'\"]+)")
 _LONG_VALUE = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
-
-
-def placeholder_url_credentials(text: str) -> bool:
-    """True when ``text`` holds URL credentials and every one is a stand-in: for a loopback or
-    reserved example host (RFC 2606/6761: ``localhost``, ``*.example``, ``example.com``...) or
-    with a placeholder password. Test fixtures and docs use these; they unlock nothing."""
-    found = list(_URL_CREDENTIAL.finditer(text))
-    return bool(found) and all(
-        EXAMPLE_HOST.match(m.group("host")) or is_placeholder(m.group("password")) for m in found
-    )
 
 
 def _new_secrets(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from pr_review.evidence.paths import extension, module_name
+from pr_review.sources.paths import extension, module_name
 
 MAX_SOURCE_BYTES = 1_000_000
 LANGUAGES: dict[str, str] = {

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from pr_review.evidence.content import FileScan
-from pr_review.evidence.paths import PathKind
 from pr_review.evidence.rules import CATEGORIES
 from pr_review.schema.pack import Hotspot, RiskFactor
+from pr_review.sources.paths import PathKind
 
 GAP = 3
 """Hits at most this many lines apart belong to one hotspot."""

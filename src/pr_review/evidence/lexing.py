@@ -13,7 +13,7 @@ import re
 import tokenize
 from functools import lru_cache
 
-from pr_review.evidence.paths import extension
+from pr_review.sources.paths import extension
 
 _HASH = frozenset(
     {

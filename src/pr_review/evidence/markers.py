@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.decisions import Sides, changed_functions
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.scopes import scoped_lines
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import PathKind, classify
 
 
 @dataclass(frozen=True)

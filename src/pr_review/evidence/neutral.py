@@ -20,10 +20,10 @@ from typing import NamedTuple
 from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
-from pr_review.evidence.paths import PathKind, classify, extension
 from pr_review.evidence.pyast import same_behaviour
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import PathKind, classify, extension
 
 MAX_TREE_FILES = 5000
 DEFINERS = frozenset(

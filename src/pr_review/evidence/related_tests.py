@@ -24,9 +24,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 from typing import Literal
 
-from pr_review.evidence.paths import GENERIC_ROOTS, TEST_DIRS, is_test
 from pr_review.evidence.pyast import parse_python
 from pr_review.schema.pack import RelatedTest
+from pr_review.sources.paths import GENERIC_ROOTS, TEST_DIRS, is_test
 
 SOURCE_EXTENSIONS = frozenset(
     {

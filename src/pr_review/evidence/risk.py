@@ -20,7 +20,6 @@ from pr_review.evidence.ci import ci_factor, is_ci
 from pr_review.evidence.content import FileScan
 from pr_review.evidence.globs import GlobError, compile_glob
 from pr_review.evidence.neutral import Neutrality
-from pr_review.evidence.paths import PathKind, segments
 from pr_review.evidence.rules import CATEGORIES
 from pr_review.evidence.settings import RiskSettings
 from pr_review.evidence.subsystems import code_subsystems
@@ -28,6 +27,7 @@ from pr_review.evidence.transfer import cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
 from pr_review.sources.diff import FileDiff
+from pr_review.sources.paths import PathKind, segments
 from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS
 
 RED = FactorSeverity.RED

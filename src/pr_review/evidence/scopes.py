@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pr_review.evidence import grammars
 from pr_review.evidence.grammars import Scope
 from pr_review.evidence.lexing import strip_comments
-from pr_review.evidence.paths import module_name
 from pr_review.evidence.pyast import parse_python
+from pr_review.sources.paths import module_name
 
 PYTHON_EXTENSIONS = (".py", ".pyi")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 from pr_review.evidence.decisions import Sides, changed_functions
 from pr_review.evidence.lexer_tokens import holds_lexer_tokens
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.evidence.project_names import named_words
 from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import PathKind, classify
 
 FACTOR = "security-scope"
 CHECK_FACTOR = "security-check-changed"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -150,3 +150,25 @@ class InstructionSettings(_Section):
     max_chars: int = Field(
         default=20_000, ge=0, description="Cap on the concatenated instructions."
     )
+
+
+class EvidenceConfig(Protocol):
+    """The sections of the repository configuration the evidence stage reads.
+
+    :class:`pr_review.config.Config` has them all; the stage names only what it reads, so the
+    configuration (which composes every stage's section) depends on the stages and never the
+    other way round.
+    """
+
+    @property
+    def subsystems(self) -> SubsystemGlobs: ...
+    @property
+    def risk(self) -> RiskSettings: ...
+    @property
+    def artifacts(self) -> ArtifactSettings: ...
+    @property
+    def oversize(self) -> OversizeSettings: ...
+    @property
+    def paths(self) -> PathSettings: ...
+    @property
+    def instructions(self) -> InstructionSettings: ...

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import PathKind, classify
 
 T = TypeVar("T")
 

@@ -7,13 +7,22 @@ it (reviewers, synthesis, packet); :mod:`pr_review.pipeline` runs it first in a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
-from pr_review.config import Config
 from pr_review.evidence.build import build_pack
+from pr_review.evidence.settings import EvidenceConfig
 from pr_review.schema.enums import TrustMode
 from pr_review.schema.pack import EvidencePack
 from pr_review.sources.model import PullRequest
 from pr_review.verifiers.run import run_verifiers
+from pr_review.verifiers.settings import VerifierSettings
+
+
+class EvidenceStageConfig(EvidenceConfig, Protocol):
+    """What the whole stage reads: the pack's sections and the verifiers' section."""
+
+    @property
+    def verifiers(self) -> VerifierSettings: ...
 
 
 def _quiet(_: str) -> None:
@@ -22,7 +31,7 @@ def _quiet(_: str) -> None:
 
 def build_evidence(
     pr: PullRequest,
-    config: Config,
+    config: EvidenceStageConfig,
     *,
     trust_mode: TrustMode,
     progress: Callable[[str], None] = _quiet,

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 
 from pr_review.evidence.codeowners import CodeOwners
 from pr_review.evidence.globs import Glob, GlobError, compile_glob
-from pr_review.evidence.paths import GENERIC_ROOTS, PathKind, classify
+from pr_review.sources.paths import GENERIC_ROOTS, PathKind, classify
 
 TESTS = "tests"
 DOCS = "docs"

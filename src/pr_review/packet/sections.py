@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pr_review.evidence.paths import classify
 from pr_review.packet.links import where
 from pr_review.packet.model import PacketInput
 from pr_review.packet.neutralize import cell, code, inline
@@ -12,6 +11,7 @@ from pr_review.packet.questions import questions
 from pr_review.schema.enums import FindingSource, Lane, VerifierStatus
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.run import ReviewerStatus
+from pr_review.sources.paths import classify
 
 MARKER = "<!-- pr-review-guardrails:packet -->"
 STATEMENT = (

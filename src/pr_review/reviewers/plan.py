@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import assert_never
 
-from pr_review.evidence.paths import is_test
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.settings import (
     ChallengerMode,
@@ -21,6 +20,7 @@ from pr_review.schema.pack import EvidencePack
 from pr_review.schema.run import ReviewerRun, ReviewerStatus
 from pr_review.sources.diff import Diff
 from pr_review.sources.diff_select import drop_files, sections, select_files
+from pr_review.sources.paths import is_test
 
 CHARS_PER_TOKEN = 3.5
 """Characters per token of the pre-call estimate (code and diffs run 3-4)."""

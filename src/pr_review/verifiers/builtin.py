@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pr_review.evidence.paths import is_test
 from pr_review.schema.enums import VerifierSeverity
+from pr_review.sources.paths import is_test
 from pr_review.verifiers.model import (
     Category,
     Checked,

@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from pr_review.evidence.paths import is_test
 from pr_review.rules import language_of
 from pr_review.schema.enums import VerifierSeverity
+from pr_review.sources.paths import is_test
 from pr_review.verifiers.builtin import two_sided
 from pr_review.verifiers.model import Category, Context, Deadline, Outcome, RawFinding
 from pr_review.verifiers.parsers import (

@@ -482,6 +482,19 @@ def find_secrets(text: str) -> list[SecretMatch]:
     return _merged(found)
 
 
+_URL_CREDENTIAL = re.compile(r"://[^\s:/@'\"]+:(?P<password>[^\s@/'\"]+)@(?P<host>[^\s/:'\"]+)")
+
+
+def placeholder_url_credentials(text: str) -> bool:
+    """True when ``text`` holds URL credentials and every one is a stand-in: for a loopback or
+    reserved example host (RFC 2606/6761: ``localhost``, ``*.example``, ``example.com``...) or
+    with a placeholder password. Test fixtures and docs use these; they unlock nothing."""
+    found = list(_URL_CREDENTIAL.finditer(text))
+    return bool(found) and all(
+        EXAMPLE_HOST.match(m.group("host")) or is_placeholder(m.group("password")) for m in found
+    )
+
+
 def passes_rule_check(text: str) -> bool:
     """False when ``text`` matches a checked rule (docker auth, a DSN key, URL credentials)
     whose check rejects every one of its matches there, and no other rule: the evidence scan

@@ -20,11 +20,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pr_review.evidence.content import placeholder_url_credentials
-from pr_review.evidence.paths import PathKind, classify
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.paths import PathKind, classify
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -36,7 +35,11 @@ from pr_review.verifiers.model import (
     TimedOut,
 )
 from pr_review.verifiers.parsers import OutputError, parse_detect_secrets
-from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS, find_detectable
+from pr_review.verifiers.secret_patterns import (
+    FIXTURE_TOKEN_KINDS,
+    find_detectable,
+    placeholder_url_credentials,
+)
 from pr_review.verifiers.workspace import write_file
 
 HEURISTIC_DETECTORS = frozenset(
