@@ -116,6 +116,9 @@ REPOS = {
     "serve-static": ("expressjs/serve-static", "javascript", "static-file middleware"),
     "nosurf": ("justinas/nosurf", "go", "CSRF middleware"),
     "python-ecdsa": ("tlsfuzzer/python-ecdsa", "python", "ECDSA/crypto library"),
+    "finalhandler": ("pillarjs/finalhandler", "javascript", "final-response handler"),
+    "secure": ("unrolled/secure", "go", "security-headers middleware"),
+    "python-rsa": ("sybrenstuvel/python-rsa", "python", "RSA library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
