@@ -13,7 +13,8 @@ compatibility library (``b("")`` with ``b`` imported from ``six``, ``six.u("x")`
 the literal itself when Python 2 support is dropped. Python is read with :mod:`ast`, other
 languages with tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
 
-Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?).
+Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?); an
+empty base is a function the PR adds.
 """
 
 from __future__ import annotations
@@ -165,9 +166,12 @@ def _python_atom(
     return None, False
 
 
-def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    """The function's name when its one statement (a docstring aside) calls that name
-    (``def verify(self, t): return super().verify(t)``), else None."""
+def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str] | None:
+    """How the function hands its work on when its one statement (a docstring aside) is a
+    call: ``("forward", name)`` when it calls its own name (``def verify(self, t): return
+    super().verify(t)``), ``("delegate", callee)`` when it calls another function with only
+    its own parameters (``def process_no_modify(self, w, r): return self._process(w, r)``);
+    else None."""
     body = [
         stmt for stmt in function.body
         if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
@@ -177,8 +181,23 @@ def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     value = body[0].value
     if isinstance(value, ast.Await):
         value = value.value
-    if isinstance(value, ast.Call) and last_name(ast.unparse(value.func)) == function.name:
-        return function.name
+    if not isinstance(value, ast.Call):
+        return None
+    callee = last_name(ast.unparse(value.func))
+    if callee == function.name:
+        return ("forward", callee)
+    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                              *function.args.kwonlyargs)}  # fmt: skip
+    params |= {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    passed = [a.value if isinstance(a, ast.Starred) else a for a in value.args]
+    passed += [k.value for k in value.keywords]
+    func = value.func
+    own_code = isinstance(func, ast.Name) or (
+        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+        and func.value.id in params
+    )  # fmt: skip
+    if own_code and all(isinstance(a, ast.Name) and a.id in params for a in passed):
+        return ("delegate", callee)
     return None
 
 
@@ -188,7 +207,7 @@ _SKIPPED_FIELDS = frozenset({"annotation", "returns", "type_comment", "decorator
 def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[str]:
     six = six or {}
     atoms: Counter[str] = Counter()
-    stack: list[tuple[ast.AST, bool, str | None]] = [(node, False, None)]
+    stack: list[tuple[ast.AST, bool, tuple[str, str] | None]] = [(node, False, None)]
     while stack:
         current, in_condition, own = stack.pop()
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -208,8 +227,8 @@ def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[
             atoms[f"refuse raise {last_name(ast.unparse(exc))}"] += 1
             continue  # what is raised counts, not the words of its message
         atom, deciding = _python_atom(current, in_condition, callee, six)
-        if atom is not None and own is not None and atom == f"call {own}":
-            atom = f"forward {own}"  # a wrapper's one call to its own name (see compare)
+        if atom is not None and own is not None and atom == f"call {own[1]}":
+            atom = f"{own[0]} {own[1]}"  # a wrapper's one call (see compare)
         if atom is not None:
             atoms[atom] += 1
         for name, value in ast.iter_fields(current):
@@ -366,7 +385,9 @@ def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChang
     neither side could be read)."""
     if old is None and new is None:
         return None
-    before, after = old or Counter(), new or Counter()
+    if (old is None and _only_delegation(new)) or (new is None and _only_delegation(old)):
+        return None  # a function added or removed that only hands its arguments on
+    before, after = _as_calls(old or Counter()), _as_calls(new or Counter())
     if before == after:
         return None
     came, gone = _without_forwards(after - before, before - after)
@@ -376,6 +397,26 @@ def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChang
     if not added and not removed:
         return None
     return DecisionChange(added=added, removed=removed)
+
+
+def _only_delegation(atoms: Counter[str] | None) -> bool:
+    """The function's one statement hands its own parameters to another function: the callee
+    decides (and is compared where the PR changes it), so adding or removing such a function
+    decides nothing; switching an existing function to another callee is a change."""
+    found = list((atoms or Counter()).elements())
+    return len(found) == 1 and found[0].startswith("delegate ")
+
+
+def _as_calls(atoms: Counter[str]) -> Counter[str]:
+    """Delegations as the calls they are, for comparing two versions of a function."""
+    if not any(a.startswith("delegate ") for a in atoms):
+        return atoms
+    out: Counter[str] = Counter()
+    for atom, count in atoms.items():
+        out["call " + atom.removeprefix("delegate ") if atom.startswith("delegate ") else atom] += (
+            count
+        )
+    return out
 
 
 def _without_forwards(came: Counter[str], gone: Counter[str]) -> tuple[Counter[str], Counter[str]]:
@@ -422,6 +463,56 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a new method ("" base: the PR adds it) that only hands its parameters to an
+        # existing one (unrolled/secure #47)
+        "secure.go",
+        "",
+        (
+            "package secure\nfunc (s *Secure) ProcessNoModifyRequest(w W, r *R) (H, error) {\n"
+            "\treturn s.processRequest(w, r)\n}\n"
+        ),
+        False,
+    ),
+    (  # ... the same in Python, a keyword argument passed on
+        "session.py",
+        "",
+        "def verify_token(self, t, *, now):\n    return self._verify(t, now=now)\n",
+        False,
+    ),
+    (  # ... but a new method that passes a value of its own decides (what it passes)
+        "secure.go",
+        "",
+        (
+            "package secure\nfunc (s *Secure) ProcessInsecure(w W, r *R) error {\n"
+            "\treturn s.process(w, r, true)\n}\n"
+        ),
+        True,
+    ),
+    (  # ... nor one that hands them to a module-level object: its configuration is chosen here
+        # (gin's CVE-2023-29401 fix: escapeQuotes through a strings.Replacer)
+        "context.go",
+        "",
+        "package gin\nfunc escapeQuotes(s string) string {\n\treturn quoteEscaper.Replace(s)\n}\n",
+        True,
+    ),
+    (  # ... in Python too
+        "context.py",
+        "",
+        "def escape_quotes(s):\n    return QUOTE_ESCAPER.sub(r'\\\\\\1', s)\n",
+        True,
+    ),
+    (  # ... nor is a negated call a delegation
+        "auth.js",
+        "",
+        "function denied (user) {\n  return !allowed(user)\n}\n",
+        True,
+    ),
+    (  # ... and an existing function switched to another callee is a change
+        "verify.py",
+        "def verify_sig(sig, key):\n    return strict_check(sig, key)\n",
+        "def verify_sig(sig, key):\n    return loose_check(sig, key)\n",
+        True,
+    ),
     (  # Python 2 support dropped: six's b("") is the literal b"" (python-ecdsa's #329)
         "keys.py",
         (

@@ -314,7 +314,7 @@ def decision_atoms(
         return None
     data = tree.data
     atoms: Counter[str] = Counter()
-    stack: list[tuple[Any, bool, str | None]] = [(node, False, None)]
+    stack: list[tuple[Any, bool, tuple[str, str] | None]] = [(node, False, None)]
     while stack:
         current, in_condition, own = stack.pop()
         if "comment" in current.type or current.type in _TYPE_ONLY:
@@ -326,8 +326,8 @@ def decision_atoms(
             atoms[f"refuse {_thrown(current, data)}"] += 1
             continue  # what is thrown counts, not the words of its message
         found, deciding = _atoms_of_node(current, data, in_condition, callee, conversions)
-        if own is not None and callee and _last(callee) == own:
-            found = [f"forward {own}" if a == f"call {own}" else a for a in found]
+        if own is not None and callee and _last(callee) == own[1]:
+            found = [f"{own[0]} {own[1]}" if a == f"call {own[1]}" else a for a in found]
         atoms.update(found)
         if current.type not in _CALLS and any(w in current.type for w in ("function", "method")):
             own = _forwarded(current, data)
@@ -340,8 +340,11 @@ def decision_atoms(
 _STATEMENT_LISTS = frozenset({"statement_block", "block", "statement_list", "body_statement"})
 
 
-def _forwarded(function: Any, data: bytes) -> str | None:
-    """The name of ``function`` when its body is one statement calling that name, else None."""
+def _forwarded(function: Any, data: bytes) -> tuple[str, str] | None:
+    """How ``function`` hands its work on when its body is one statement that is a call:
+    ``("forward", name)`` when the call is to its own name, ``("delegate", callee)`` when it
+    passes only its own parameters to another function (``return s.processRequest(w, r)``);
+    else None (:func:`pr_review.evidence.decisions.compare` reads both)."""
     name = _name(function, data)
     body = function.child_by_field_name("body")
     if name is None or body is None:
@@ -353,7 +356,57 @@ def _forwarded(function: Any, data: bytes) -> str | None:
                                                            "return_statement"}:
         return None
     calls = [n for n in _walk(statements[0]) if n.type in _CALLS]
-    return name if calls and _last(_callee(calls[0], data)) == name else None
+    if not calls:
+        return None
+    callee = _last(_callee(calls[0], data))
+    if callee == name:
+        return ("forward", name)
+    if len(calls) == 1 and _is_whole(statements[0], calls[0]):
+        params = _parameter_names(function, data)
+        arguments = calls[0].child_by_field_name("arguments")
+        passed = [] if arguments is None else arguments.named_children
+        passed = [c for c in passed if "comment" not in c.type]
+        if _own_code(calls[0].child_by_field_name("function"), params, data) and all(
+            a.type == "identifier" and _text(a, data) in params for a in passed
+        ):
+            return ("delegate", callee)
+    return None
+
+
+def _own_code(callee: Any, params: frozenset[str], data: bytes) -> bool:
+    """The callee is the project's own code as the function sees it: a function by name, or
+    a method of ``this`` or of the function's receiver or parameters (``s.processRequest``),
+    not of a module-level object (``quoteEscaper.Replace``: a configuration chosen here)."""
+    if callee is None:
+        return False
+    if callee.type == "identifier":
+        return True
+    receiver = callee.child_by_field_name("object") or callee.child_by_field_name("operand")
+    if receiver is None:
+        return False
+    if receiver.type == "this":
+        return True
+    return receiver.type == "identifier" and _text(receiver, data) in params
+
+
+_WRAPPERS = frozenset({"expression_list", "await_expression", "parenthesized_expression"})
+
+
+def _is_whole(statement: Any, call: Any) -> bool:
+    """The statement is the call itself (``return f(x)``, ``await f(x);``), not an expression
+    around it (``return !f(x)``)."""
+    inner = [c for c in statement.named_children if "comment" not in c.type]
+    while len(inner) == 1 and inner[0].type in _WRAPPERS:
+        inner = [c for c in inner[0].named_children if "comment" not in c.type]
+    return len(inner) == 1 and inner[0] == call
+
+
+def _parameter_names(function: Any, data: bytes) -> frozenset[str]:
+    """The names a function's parameters (and a Go method's receiver) bind."""
+    lists = [function.child_by_field_name(f) for f in ("parameters", "receiver")]
+    return frozenset(
+        _text(n, data) for p in lists if p is not None for n in _walk(p) if n.type == "identifier"
+    )
 
 
 def _walk(node: Any) -> Iterator[Any]:
