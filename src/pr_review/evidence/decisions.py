@@ -169,9 +169,11 @@ def _python_atom(
 def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str] | None:
     """How the function hands its work on when its one statement (a docstring aside) is a
     call: ``("forward", name)`` when it calls its own name (``def verify(self, t): return
-    super().verify(t)``), ``("delegate", callee)`` when it calls another function with only
-    its own parameters (``def process_no_modify(self, w, r): return self._process(w, r)``);
-    else None."""
+    super().verify(t)``), ``("delegate", callee)`` when it calls the project's own code (a
+    function by name, or a method of a parameter such as ``self``) with only its own
+    parameters (``def process_no_modify(self, w, r): return self._process(w, r)``); a method
+    of a module-level object (``return QUOTE_ESCAPER.escape(s)``) is that object's
+    configuration, chosen here, so no delegation; else None."""
     body = [
         stmt for stmt in function.body
         if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
@@ -498,7 +500,7 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
     (  # ... in Python too
         "context.py",
         "",
-        "def escape_quotes(s):\n    return QUOTE_ESCAPER.sub(r'\\\\\\1', s)\n",
+        "def escape_quotes(s):\n    return QUOTE_ESCAPER.escape(s)\n",
         True,
     ),
     (  # ... nor is a negated call a delegation
