@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.grammars import regex_literals
+from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.regex_trees import Ambiguity, ambiguities, from_javascript
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
@@ -390,8 +391,7 @@ def backtracking_factors(
 
 
 def _short(shape: Shape) -> str:
-    text = shape.pattern.replace("\n", "\\n")
-    return text if len(text) <= 80 else text[:77] + "..."
+    return shorten(shape.pattern.replace("\n", "\\n"), 80)
 
 
 BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.grammars import string_collections
+from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.evidence.sides import code_sides
@@ -131,7 +132,7 @@ def credential_header_factors(
                 files=(path,),
                 severity=FactorSeverity.RED,
                 why=f"credential header `{_display(where, name)}` {verb} a list of header "
-                f"names (line {where.line}{base_note}: [{_short(listed)}]): such a list "
+                f"names (line {where.line}{base_note}: [{shorten(listed, 90)}]): such a list "
                 "decides where credentials go (stripped on a cross-origin redirect, "
                 "redacted from logs, dropped by a proxy, allowed by CORS)",
             )
@@ -141,10 +142,6 @@ def credential_header_factors(
 
 def _display(where: HeaderList, name: str) -> str:
     return next(n for n in where.names if n.lower() == name)
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 90 else text[:87] + "..."
 
 
 CREDENTIAL_HEADER_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

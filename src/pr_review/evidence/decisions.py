@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from pr_review.evidence import grammars
 from pr_review.evidence.grammars import Scope, Tree
-from pr_review.evidence.lexing import mask_receivers
+from pr_review.evidence.lexing import mask_receivers, shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, ScopedLine, find_scope, python_scopes
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -89,7 +89,7 @@ def _weight(atom: str) -> tuple[int, str]:
 
 def _plain(atom: str) -> str:
     kind, _, code = atom.partition(" ")
-    code = code if len(code) <= 70 else code[:67] + "..."
+    code = shorten(code, 70)
     return {"check": "check", "refuse": "refusal", "call": "call to"}.get(kind, kind) + (
         f" `{code}`"
     )

@@ -15,6 +15,12 @@ from functools import lru_cache
 
 from pr_review.sources.paths import extension
 
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ``...`` marking a cut: code quoted in a factor's
+    one-line reason."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 _HASH = frozenset(
     {
         ".py",

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes, constant_text
 from pr_review.evidence.grammars import refusing_conditions
+from pr_review.evidence.lexing import shorten
 from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.regex_trees import names_line_break
@@ -134,16 +135,12 @@ def line_break_factors(
                 files=(path,),
                 severity=FactorSeverity.RED,
                 why=f"a check refusing a value that holds a line break {verb} ({where}: `if "
-                f"{_short(first.code)}`; {after - before:+d} in the PR's files): CR/LF checks "
+                f"{shorten(first.code, 80)}`; {after - before:+d} in the PR's files): CR/LF checks "
                 "keep a header, redirect location or request line from carrying a second line "
                 "(header injection, response splitting, request smuggling)",
             )
         ]
     return []
-
-
-def _short(code: str) -> str:
-    return code if len(code) <= 80 else code[:77] + "..."
 
 
 LINE_BREAK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

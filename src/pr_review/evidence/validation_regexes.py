@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes
 from pr_review.evidence.grammars import refusing_regexes
+from pr_review.evidence.lexing import shorten
 from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, chains, enclosing, scope_tree
@@ -174,8 +175,7 @@ def _what(gained: list[ValidationRegex], lost: list[ValidationRegex]) -> str:
 
 
 def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= 70 else text[:67] + "..."
+    return shorten(" ".join(text.split()), 70)
 
 
 VALIDATION_REGEX_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
