@@ -1,11 +1,11 @@
 """The risk lane on real merged PRs, per repository and per half, as published and neutral.
 
 Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report ... shared] [--titles both]
-[--concurrency 2] [--no-cases] [--lanes-only]``
+[--concurrency 2] [--no-cases] [--lanes-only] [--corpora DIR]``
 
 Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for every half
-``bench/corpora/split.json`` lists (tune, report, holdout to holdout7; built by
-``bench/build_corpora.py``) and ``../shared/corpus/real`` (requests + flask, half ``shared``).
+``bench/corpora/split.json`` lists (tune, report, holdout to holdout14; built by
+``bench/build_corpora.py``; a half built outside the budget is read from ``--corpora DIR``) and ``../shared/corpus/real`` (requests + flask, half ``shared``).
 Each is measured
 twice: with the PRs' real titles, descriptions and commit messages, and with all of them
 replaced by a neutral "Update code" (the bundle's commits are re-made with the same trees,
@@ -219,6 +219,9 @@ def main(argv: list[str]) -> int:
                         help="write every case's lane and factors here (JSON lines per half and "
                              "title mode): for reading a tune half; never before a report half's "
                              "figures are written")
+    parser.add_argument("--corpora", type=Path,
+                        help="also look here for a half's <half>/cases and <half>/repos (a half "
+                             "built outside bench/corpora's budget: build_corpora.py build --out)")
     parser.add_argument("--lanes-only", action="store_true",
                         help="verifiers off (the lane does not read them): a faster run")
     args = parser.parse_args(argv[1:])
@@ -226,6 +229,8 @@ def main(argv: list[str]) -> int:
     results: dict[str, object] = {}
     for half in args.half:
         corpus = HALVES[half]
+        if args.corpora is not None and (args.corpora / half / "cases").is_dir():
+            corpus = args.corpora / half
         if not (corpus / "cases").is_dir():
             print(f"bench_corpora: {half}: skipped, no corpus at {corpus}")
             continue

@@ -27,6 +27,11 @@ Binary files over ``SLIM_BYTES`` are replaced by small binary placeholders in ev
 Layout written:
   corpora/<half>/repos/<repo>.bundle     (half from corpora/split.json)
   corpora/<half>/cases/<id>/case.json
+
+A half that does not fit the corpus's 30 MiB budget is listed in split.json under
+``built_outside_budget``: its labels are kept in ``corpora/labels`` and its bundles and cases
+are built elsewhere (``build <repos> --out /tmp/corpora-extra``) and measured from there
+(``bench_corpora.py --corpora /tmp/corpora-extra --half <half>``).
 """
 
 from __future__ import annotations
@@ -119,6 +124,9 @@ REPOS = {
     "finalhandler": ("pillarjs/finalhandler", "javascript", "final-response handler"),
     "secure": ("unrolled/secure", "go", "security-headers middleware"),
     "python-rsa": ("sybrenstuvel/python-rsa", "python", "RSA library"),
+    "cors": ("expressjs/cors", "javascript", "CORS middleware"),
+    "gorilla-handlers": ("gorilla/handlers", "go", "HTTP handler middleware"),
+    "python-jose": ("mpdavis/python-jose", "python", "JOSE/JWT library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
@@ -375,8 +383,8 @@ class Builder:
         git(self.scratch, "bundle", "create", str(dest.resolve()), "--all")
 
 
-def build(mirrors: Path, only: list[str]) -> None:
-    """Bundles and cases for every repository with a labels file."""
+def build(mirrors: Path, only: list[str], root: Path = CORPORA) -> None:
+    """Bundles and cases for every repository with a labels file, under ``root/<half>``."""
     halves = split()
     for name, (slug, _, _) in REPOS.items():
         path = CORPORA / "labels" / f"{name}.json"
@@ -384,7 +392,7 @@ def build(mirrors: Path, only: list[str]) -> None:
             continue
         data = json.loads(path.read_text())
         upstream = mirror(mirrors, slug)
-        out = CORPORA / halves[name]
+        out = root / halves[name]
         for old in (out / "cases").glob(f"{name}-*"):
             shutil.rmtree(old)
         with tempfile.TemporaryDirectory(prefix="corpus-build-") as tmp:
@@ -428,11 +436,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("step", choices=["select", "build"])
     parser.add_argument("repos", nargs="*", help="short names (default: all)")
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
+    parser.add_argument("--out", type=Path, default=CORPORA,
+                        help="where build writes <half>/repos and <half>/cases (default "
+                             "bench/corpora; a half split.json lists under "
+                             "built_outside_budget goes elsewhere, e.g. /tmp/corpora-extra)")
     args = parser.parse_args(argv[1:])
     if args.step == "select":
         select(args.mirrors, args.repos)
     else:
-        build(args.mirrors, args.repos)
+        build(args.mirrors, args.repos, args.out)
     return 0
 
 
