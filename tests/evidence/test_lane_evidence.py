@@ -9,17 +9,25 @@ red sink in it still counts.
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from pr_review.config import Config
 from pr_review.evidence.build import build_pack
-from pr_review.evidence.decisions import DECISION_EXAMPLES, atoms_of, compare
+from pr_review.evidence.decisions import (
+    DECISION_EXAMPLES,
+    HELPER_EXAMPLES,
+    atoms_of,
+    compare,
+    is_version_test,
+)
 from pr_review.evidence.grammars import parse
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import _scopes
 from pr_review.schema.enums import Lane
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileStatus
+from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.paths import PathKind, classify
 from tests.evidence.helpers import file_diff, pull_request
 from tests.evidence.helpers import lane_and_factors as _risk
@@ -42,6 +50,43 @@ def test_decision_examples(path: str, old: str, new: str, changed: bool) -> None
     assert before is not None or not old
     assert after is not None
     assert (compare(before, after) is not None) is changed
+
+
+def _whole_file_diffs(base: dict[str, str], head: dict[str, str]) -> list[FileDiff]:
+    out = []
+    for path in sorted(set(base) | set(head)):
+        old, new = base.get(path), head.get(path)
+        if old == new:
+            continue
+        status = (FileStatus.ADDED if old is None else FileStatus.DELETED if new is None
+                  else FileStatus.MODIFIED)  # fmt: skip
+        out.append(file_diff(path, (new or "").splitlines(), (old or "").splitlines(),
+                             status=status))  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize(("base", "head", "changed"), HELPER_EXAMPLES)
+def test_helper_examples(base: dict[str, str], head: dict[str, str], changed: bool) -> None:
+    _lane, factors = _risk(files=_whole_file_diffs(base, head), base=base, head=head)
+    assert ("security-check-changed:red" in factors) is changed, factors
+
+
+@pytest.mark.parametrize(
+    ("test", "version"),
+    [
+        ("sys.version_info[0] >= 3", True),
+        ("sys.version_info < (3, 8)", True),
+        ("six.PY2", True),
+        ("not PY3", True),
+        ("PY2 and sys.hexversion > 0x02070000", True),
+        ("PY2 and isinstance(s, unicode)", False),
+        ("sys.version_info >= min_version", False),
+        ("len(sys.version) > 3", False),
+        ("True", False),
+    ],
+)
+def test_a_version_test_reads_only_the_interpreter_version(test: str, version: bool) -> None:
+    assert is_version_test(ast.parse(test, mode="eval").body) is version
 
 
 def test_code_under_type_checking_and_casts_decide_nothing() -> None:

@@ -10,11 +10,15 @@ operators, literals, plain names and the last name of each member access kept
 (``event.request.method === 'OPTIONS'`` -> ``event.req.method === 'OPTIONS'`` in a refactor
 that renamed ``request`` everywhere); nor, in Python, a literal spelled through the ``six``
 compatibility library (``b("")`` with ``b`` imported from ``six``, ``six.u("x")``) rewritten as
-the literal itself when Python 2 support is dropped. Python is read with :mod:`ast`, other
-languages with tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
+the literal itself when Python 2 support is dropped; nor a test of the interpreter's version
+(``if PY2:``, ``sys.version_info >= (3,)``), whose branches count as code but not as a
+decision; nor code moved into a helper the PR adds, or taken back from one it removes: such a
+helper's decisions are read in place of the call, one level (:meth:`Sides.inlined`). Python is
+read with :mod:`ast`, other languages with tree-sitter
+(:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?); an
-empty base is a function the PR adds.
+empty base is a function the PR adds. ``HELPER_EXAMPLES`` hold whole files on each side.
 """
 
 from __future__ import annotations
@@ -101,6 +105,37 @@ def last_name(callee: str) -> str:
     head = callee.split("(", 1)[0] if callee.endswith(")") and "(" in callee else callee
     tail = callee.rsplit(".", 1)[-1] if "." in callee else callee
     return tail if "(" not in tail else head.rsplit(".", 1)[-1]
+
+
+_VERSION_READS = frozenset(
+    {"sys.version_info", "sys.version", "sys.hexversion", "six.PY2", "six.PY3", "PY2", "PY3"}
+)
+"""How Python code reads which interpreter runs it (``PY2``/``PY3``: the flags ``six`` and
+compatibility modules export)."""
+
+
+def is_version_test(test: ast.expr) -> bool:
+    """``sys.version_info[0] >= 3``, ``six.PY2``, ``not PY3 and sys.version_info < (2, 7)``: a
+    condition that reads only the interpreter's version (and constants) picks the spelling of
+    one behaviour for each Python, so it decides nothing about the input; both branches' code
+    still counts. ``PY2 and isinstance(s, unicode)`` reads more than the version: a decision."""
+    found = False
+    stack: list[ast.AST] = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name | ast.Attribute):
+            if ast.unparse(node) not in _VERSION_READS:
+                return False
+            found = True
+            continue
+        if not isinstance(
+            node,
+            ast.BoolOp | ast.UnaryOp | ast.Compare | ast.Constant | ast.Tuple | ast.Subscript
+            | ast.Slice | ast.boolop | ast.unaryop | ast.cmpop | ast.expr_context,
+        ):
+            return False  # a call, arithmetic, a lambda...: more than a version read
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -203,6 +238,20 @@ def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, s
     return None
 
 
+def _what_runs(node: ast.AST) -> list[ast.AST] | None:
+    """For a test that decides nothing, what runs of it: the ``else`` of ``if
+    TYPE_CHECKING`` (its body never runs), both branches of a test of the interpreter's
+    version (one behaviour spelled for each Python), nothing of such an ``assert``. None for
+    any other node (read as it is)."""
+    if isinstance(node, ast.If) and _is_type_checking(node.test):
+        return list(node.orelse)
+    if isinstance(node, ast.If | ast.IfExp | ast.Assert) and is_version_test(node.test):
+        if isinstance(node, ast.If):
+            return [*node.body, *node.orelse]
+        return [node.body, node.orelse] if isinstance(node, ast.IfExp) else []
+    return None
+
+
 _SKIPPED_FIELDS = frozenset({"annotation", "returns", "type_comment", "decorator_list"})
 
 
@@ -214,9 +263,10 @@ def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[
         current, in_condition, own = stack.pop()
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
             own = _forwarded(current)
-        if isinstance(current, ast.If) and _is_type_checking(current.test):
-            stack.extend((stmt, in_condition, own) for stmt in current.orelse)
-            continue  # the body never runs
+        runs = _what_runs(current)
+        if runs is not None:
+            stack.extend((part, in_condition, own) for part in runs)
+            continue
         callee = ast.unparse(current.func) if isinstance(current, ast.Call) else ""
         if callee in _TYPING_CALLS:
             continue  # cast(T, x): a typing statement, no decision
@@ -273,6 +323,11 @@ class SourceDecisions:
             self._tree = grammars.parse(path, source)
             self._top = [] if self._tree is None else self._tree.scopes
 
+    @property
+    def top(self) -> list[Scope]:
+        """The file's outermost classes and functions."""
+        return self._top
+
     def scope(self, chain: tuple[str, ...]) -> Scope | None:
         """The class or function ``chain`` names (module first), or None."""
         return find_scope(self._top, chain)
@@ -302,6 +357,7 @@ class Sides:
         }
         self._trees = {"base": base, "head": head}
         self._parsed: dict[tuple[str, str], SourceDecisions] = {}
+        self._defined: dict[str, dict[str, list[tuple[str, Scope]]]] = {}
 
     def source(self, side: str, path: str) -> str | None:
         """The text of ``path`` on ``side`` (``base`` or ``head``)."""
@@ -329,6 +385,50 @@ class Sides:
             if found is not None and other.atoms_at(found) == atoms:
                 return True
         return False
+
+
+    def functions(self, side: str) -> dict[str, list[tuple[str, Scope]]]:
+        """Every function and class of the PR's files on ``side`` by its name, with its file."""
+        if side not in self._defined:
+            found: dict[str, list[tuple[str, Scope]]] = {}
+            for path in self._paths[side]:
+                stack = list(self.parsed(side, path).top)
+                while stack:
+                    scope = stack.pop()
+                    found.setdefault(scope.name.rsplit(".", 1)[-1], []).append((path, scope))
+                    stack.extend(scope.children)
+            self._defined[side] = found
+        return self._defined[side]
+
+    def inlined(self, side: str, atoms: Counter[str] | None, here: str, scope: Scope | None
+                ) -> Counter[str] | None:
+        """``atoms`` (of ``scope`` in ``here``) with each call of a helper the PR adds or
+        removes replaced by the helper's own decisions, one level: extracting code into a new
+        function (``write_to_stdout(data)`` for the branches it holds) or inlining a removed
+        one decides nothing new, while a helper that checks or calls more than the code it
+        replaced still shows. A helper is a function or method of one of the PR's files on
+        ``side``, named once there and nowhere on the other side; one defined inside
+        ``scope`` is already counted in it."""
+        if atoms is None:
+            return None
+        mine = self.functions(side)
+        theirs = self.functions("head" if side == "base" else "base")
+        out: Counter[str] = Counter()
+        for atom, count in atoms.items():
+            kind, _, name = atom.partition(" ")
+            found = mine.get(name, []) if kind in ("call", "delegate") else []
+            if len(found) == 1 and name not in theirs:
+                path, helper = found[0]
+                inside = scope is not None and path == here and (
+                    scope.start <= helper.start and helper.end <= scope.end
+                )
+                body = None if inside else self.parsed(side, path).atoms_at(helper)
+                if body is not None:
+                    for inner, times in body.items():
+                        out[inner] += times * count
+                    continue
+            out[atom] += count
+        return out
 
 
 @dataclass(frozen=True)
@@ -373,6 +473,11 @@ def changed_functions(
         if after is None and sides.moved("head", chain, old, f.path):
             continue
         change = compare(old, new)
+        if change is not None:
+            change = compare(
+                sides.inlined("base", old, old_path, before),
+                sides.inlined("head", new, f.path, after),
+            )
         if change is not None:
             yield FunctionChange(line, after, old, new, change)
 
@@ -504,7 +609,7 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         True,
     ),
     (  # ... nor is a negated call a delegation
-        "auth.js",
+        "lib.js",
         "",
         "function denied (user) {\n  return !allowed(user)\n}\n",
         True,
@@ -526,6 +631,37 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "        raise UnexpectedDER('trailing junk')\n    return b'\\x00' + s\n"
         ),
         False,
+    ),
+    (  # Python 2 branches spelled another way: a version test decides nothing, its branches
+        # still count (python-rsa's PY2 constant)
+        "cli.py",
+        (
+            "def write_signature(data):\n    if sys.version_info[0] >= 3:\n"
+            "        sys.stdout.buffer.write(data)\n    else:\n        sys.stdout.write(data)\n"
+        ),
+        (
+            "def write_signature(data):\n    if PY2:\n        sys.stdout.write(data)\n"
+            "    else:\n        sys.stdout.buffer.write(data)\n"
+        ),
+        False,
+    ),
+    (  # ... but a condition that reads more than the version decides
+        "cli.py",
+        "def sign_text(s):\n    return s\n",
+        (
+            "def sign_text(s):\n    if PY2 and isinstance(s, unicode):\n        s = s.encode()\n"
+            "    return s\n"
+        ),
+        True,
+    ),
+    (  # ... and a branch that stops writing is a change of what runs
+        "cli.py",
+        (
+            "def write_signature(data):\n    if sys.version_info[0] >= 3:\n"
+            "        sys.stdout.buffer.write(data)\n    else:\n        sys.stdout.write(data)\n"
+        ),
+        "def write_signature(data):\n    if sys.version_info[0] >= 3:\n        pass\n",
+        True,
     ),
     (  # ... but a different literal is a different check
         "keys.py",
@@ -676,3 +812,86 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         False,
     ),
 )
+
+
+HELPER_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
+    (  # code moved into a helper the PR adds in another module (python-rsa's
+        # write_to_stdout): the security-named function decides what it did
+        {
+            "rsa/cli.py": (
+                "def write_signature(data):\n    if sys.version_info[0] >= 3:\n"
+                "        sys.stdout.buffer.write(data)\n    else:\n"
+                "        sys.stdout.write(data)\n"
+            ),
+            "rsa/compat.py": "MAX = 1\n",
+        },
+        {
+            "rsa/cli.py": "def write_signature(data):\n    compat.write_to_stdout(data)\n",
+            "rsa/compat.py": (
+                "MAX = 1\n\n\ndef write_to_stdout(data):\n    if PY2:\n"
+                "        sys.stdout.write(data)\n    else:\n        sys.stdout.buffer.write(data)\n"
+            ),
+        },
+        False,
+    ),
+    (  # ... but a new helper that checks more than the code it replaced is a change
+        {"lib.js": "function verifyToken (t) {\n  return decode(t)\n}\n"},
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  ensurePresent(t)\n  return decode(t)\n}\n"
+                "function ensurePresent (t) {\n  if (!t.sig) throw new Error('unsigned')\n}\n"
+            )
+        },
+        True,
+    ),
+    (  # ... a check extracted into a helper in the same file, one level
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  if (!t.sig) throw new Error('unsigned')\n"
+                "  return decode(t)\n}\n"
+            )
+        },
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  ensurePresent(t)\n  return decode(t)\n}\n"
+                "function ensurePresent (t) {\n  if (!t.sig) throw new Error('unsigned')\n}\n"
+            )
+        },
+        False,
+    ),
+    (  # ... and inlined from a helper the PR removes
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  ensurePresent(t)\n  return decode(t)\n}\n"
+                "function ensurePresent (t) {\n  if (!t.sig) throw new Error('unsigned')\n}\n"
+            )
+        },
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  if (!t.sig) throw new Error('unsigned')\n"
+                "  return decode(t)\n}\n"
+            )
+        },
+        False,
+    ),
+    (  # ... but a helper on both sides is not read through: calling it is a new decision
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  return decode(t)\n}\n"
+                "function ensurePresent (t) {\n  if (!t.sig) throw new Error('unsigned')\n}\n"
+            )
+        },
+        {
+            "lib.js": (
+                "function verifyToken (t) {\n  ensurePresent(t)\n  return decode(t)\n}\n"
+                "function ensurePresent (t) {\n  if (!t.sig) throw new Error('unsigned')\n}\n"
+            )
+        },
+        True,
+    ),
+)
+"""Each: the PR's files on the base and head sides, and whether the function named
+``verifyToken``/``write_signature`` (named for a security concern) changes what it decides when
+helpers the PR adds or removes are read through (:meth:`Sides.inlined`). A helper added to a
+module named for a security concern (``auth.js``) is named for it too, so its own checks are
+new there: only the caller is read through."""
