@@ -767,6 +767,17 @@ _LITERALS = frozenset(
 )  # fmt: skip
 
 
+def if_conditions(path: str, source: str | None) -> list[tuple[int, str]] | None:
+    """(1-based line, source with whitespace collapsed) of every ``if``'s condition, in source
+    order; None when the source has no grammar or does not parse."""
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
+    return sorted((line, " ".join(_text(condition, data).split()))
+                  for line, condition, _ in _ifs(root))  # fmt: skip
+
+
 def refusing_conditions(
     path: str, source: str | None, refusing_call: Callable[[str], bool]
 ) -> list[RefusingCondition] | None:

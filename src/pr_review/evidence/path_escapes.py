@@ -1,0 +1,227 @@
+"""Library calls that keep a path inside its root, in conditions a PR adds, removes or rewrites.
+
+An ``if`` whose condition asks a path library whether a path is absolute or stays under a root
+(``filepath.IsAbs(rel)``, ``filepath.IsLocal(p)``, ``path.isAbsolute(p)``,
+``os.path.isabs(p)``, ``p.is_absolute()``, ``p.is_relative_to(root)``,
+``os.path.commonpath([full, root]) != root``, go-getter's ``containsDotDot``) decides, in every
+repository, whether a name from an archive, a URL or a request may reach a file outside the
+root: path traversal (zip-slip, static files, symlinks out of a copied tree) is fixed by adding
+or tightening one and reopened by removing one. The callee is matched by its whole last name,
+so a URL's ``isAbsoluteURL(u)`` is another question, and so is a file's existence
+(``os.path.isfile``). Red, as factor ``path-containment-changed`` (the one
+:mod:`pr_review.evidence.markers` gives a function that tests for a ``..`` part and changes
+what it decides), when the PR's code files hold a different set of such conditions than
+before; a condition moved between files of the PR is no change. Only the condition is read:
+a function or class that merely holds such a test elsewhere (``Flask`` resolving its
+``instance_path``) decides nothing new when its other code changes. Python is read with
+:mod:`ast`, the other languages on tree-sitter.
+
+Examples (run by the test suite, ``PATH_ESCAPE_EXAMPLES``): (path, base, head, changed?).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pr_review.evidence.decisions import last_name
+from pr_review.evidence.grammars import if_conditions
+from pr_review.evidence.lexing import shorten
+from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.evidence.sides import code_sides
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff
+from pr_review.sources.model import RepoTree
+
+FACTOR = "path-containment-changed"
+"""Shared with the ``..`` marker (:data:`pr_review.evidence.markers.MARKERS`): one concern."""
+
+ESCAPE_CALLS = frozenset(
+    {
+        "IsAbs", "IsLocal", "isAbsolute", "isabs", "is_absolute", "is_relative_to",
+        "commonpath", "containsDotDot",
+    }
+)  # fmt: skip
+"""Callees (by last name) that test whether a path is absolute or stays under a root."""
+
+_CALL = re.compile(r"(?<![\w$])(" + "|".join(sorted(ESCAPE_CALLS)) + r")\s*\(")
+
+
+@dataclass(frozen=True)
+class EscapeCheck:
+    """An ``if`` whose condition asks whether a path is absolute or stays under a root."""
+
+    line: int
+    code: str
+
+
+def _python_escape_test(test: ast.expr) -> bool:
+    return any(
+        isinstance(node, ast.Call) and last_name(ast.unparse(node.func)) in ESCAPE_CALLS
+        for node in ast.walk(test)
+    )
+
+
+def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
+    """The path-containment conditions of ``source``; None when it is not read on a tree."""
+    if source is None:
+        return None
+    if path.endswith(PYTHON_EXTENSIONS):
+        tree = parse_python(source)
+        if tree is None:
+            return None
+        found = [
+            EscapeCheck(node.lineno, " ".join(ast.unparse(node.test).split()))
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and _python_escape_test(node.test)
+        ]
+        return sorted(found, key=lambda c: c.line)
+    conditions = if_conditions(path, source)
+    if conditions is None:
+        return None
+    return [EscapeCheck(line, code) for line, code in conditions if _CALL.search(code)]
+
+
+def path_escape_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """One red factor when the PR's code files hold a different set of path-escape
+    conditions after the PR than before, at the first file whose set moved."""
+    per_file = [(s.path, s.old, s.new) for s in code_sides(files, base, head, checks)]
+    before = Counter(c.code for _, old, _ in per_file for c in old)
+    after = Counter(c.code for _, _, new in per_file for c in new)
+    if before == after:
+        return []
+    came, gone = after - before, before - after
+    for path, old, new in per_file:
+        added = next((c for c in new if came[c.code] > 0), None)
+        removed = next((c for c in old if gone[c.code] > 0), None)
+        first = added or removed
+        if first is None:
+            continue
+        verb = "added" if added is not None else "removed"
+        where = f"line {first.line}" + ("" if added is not None else " of the base file")
+        return [
+            RiskFactor(
+                factor=FACTOR,
+                files=(path,),
+                severity=FactorSeverity.RED,
+                why=f"a check that a path stays inside its root {verb} or rewritten ({where}: "
+                f"`if {shorten(first.code, 80)}`; {sum(came.values())} new, "
+                f"{sum(gone.values())} gone in the PR's files): absolute paths and containment "
+                "tests decide whether a name from an archive, URL or request reaches a file "
+                "outside the root (path traversal)",
+            )
+        ]
+    return []
+
+
+PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # go-getter's CVE-2025-8959: a resolved symlink must not climb out of the source
+        "copy_dir.go",
+        (
+            "package getter\nfunc copyDir(src string) error {\n"
+            "\tresolved, err := filepath.EvalSymlinks(src)\n\treturn walk(resolved, err)\n}\n"
+        ),
+        (
+            "package getter\nfunc copyDir(src string) error {\n"
+            "\tresolved, err := filepath.EvalSymlinks(src)\n"
+            "\trel, err := filepath.Rel(filepath.Dir(src), resolved)\n"
+            "\tif err != nil || filepath.IsAbs(rel) || containsDotDot(rel) {\n"
+            "\t\treturn ErrSymlinkCopy\n\t}\n\treturn walk(resolved, err)\n}\n"
+        ),
+        True,
+    ),
+    (  # an archive entry's absolute path refused (JavaScript)
+        "lib/unpack.js",
+        "function checkPath (entry) {\n  return true\n}\n",
+        (
+            "function checkPath (entry) {\n  if (path.isAbsolute(entry.path)) {\n"
+            "    this.warn('absolute path')\n    return false\n  }\n  return true\n}\n"
+        ),
+        True,
+    ),
+    (  # ... and the same check tightened (Windows roots too)
+        "lib/unpack.js",
+        (
+            "function checkPath (entry) {\n  if (path.isAbsolute(entry.path)) {\n"
+            "    return false\n  }\n  return true\n}\n"
+        ),
+        (
+            "function checkPath (entry) {\n"
+            "  if (path.isAbsolute(entry.path) || path.win32.isAbsolute(entry.path)) {\n"
+            "    return false\n  }\n  return true\n}\n"
+        ),
+        True,
+    ),
+    (  # starlette's static files: containment by common path
+        "staticfiles.py",
+        (
+            "def lookup_path(self, path):\n    for directory in self.all_directories:\n"
+            "        full_path = os.path.realpath(os.path.join(directory, path))\n"
+            "        if os.path.isfile(full_path):\n            return full_path\n"
+        ),
+        (
+            "def lookup_path(self, path):\n    for directory in self.all_directories:\n"
+            "        full_path = os.path.realpath(os.path.join(directory, path))\n"
+            "        if os.path.commonpath([full_path, directory]) != directory:\n"
+            "            continue\n"
+            "        if os.path.isfile(full_path):\n            return full_path\n"
+        ),
+        True,
+    ),
+    (  # a containment check removed (pathlib)
+        "static.py",
+        (
+            "def serve(root, p):\n    if not (root / p).resolve().is_relative_to(root):\n"
+            "        raise NotFound()\n    return read(root / p)\n"
+        ),
+        "def serve(root, p):\n    return read(root / p)\n",
+        True,
+    ),
+    # no path-containment call: a URL's absoluteness, a file's existence, a `..` test (the
+    # marker's: judged by what its function decides), a check only moved
+    (
+        "lib/core/buildFullPath.js",
+        "function buildFullPath (base, url) {\n  return url\n}\n",
+        (
+            "function buildFullPath (base, url) {\n"
+            "  if (base && !isAbsoluteURL(url)) {\n    return combineURLs(base, url)\n  }\n"
+            "  return url\n}\n"
+        ),
+        False,
+    ),
+    (
+        "files.py",
+        "def load(p):\n    return open(p).read()\n",
+        (
+            "def load(p):\n    if not os.path.isfile(p):\n        raise FileNotFoundError(p)\n"
+            "    return open(p).read()\n"
+        ),
+        False,
+    ),
+    (
+        "static.py",
+        "def serve(p):\n    if p.startswith('..'):\n        raise NotFound()\n    return read(p)\n",
+        "def serve(p):\n    return read(p)\n",
+        False,
+    ),
+    (
+        "paths.go",
+        (
+            "package p\nfunc a(p string) error {\n\tif filepath.IsAbs(p) {\n"
+            "\t\treturn ErrBad\n\t}\n\treturn nil\n}\nfunc b(p string) error {\n\treturn nil\n}\n"
+        ),
+        (
+            "package p\nfunc a(p string) error {\n\treturn nil\n}\nfunc b(p string) error {\n"
+            "\tif filepath.IsAbs(p) {\n\t\treturn ErrBad\n\t}\n\treturn nil\n}\n"
+        ),
+        False,
+    ),
+)
+"""A base and a head source of one file, and whether the change is red."""
