@@ -5,11 +5,19 @@ from __future__ import annotations
 import pytest
 
 from pr_review.config import Config
-from pr_review.evidence.advisory import PrText, advisory_factor, markers
+from pr_review.evidence.advisory import (
+    CODE_MARKER_EXAMPLES,
+    PrText,
+    advisory_factor,
+    code_markers,
+    markers,
+)
 from pr_review.evidence.build import build_pack
 from pr_review.schema.enums import Lane
+from pr_review.sources.diff import FileStatus
 from pr_review.sources.model import Commit
-from tests.evidence.helpers import file_diff, pull_request
+from pr_review.sources.paths import classify
+from tests.evidence.helpers import file_diff, lane_and_factors, pull_request
 
 MARKED = [
     PrText("Merge pull request from GHSA-j8r2-6x86-q33q", ""),
@@ -94,3 +102,47 @@ def test_the_projects_own_advisory_merge_stays_red_when_it_only_bumps_a_dependen
     factor = advisory_factor(text, ["pyproject.toml"], manifests=["pyproject.toml"])
     assert factor is not None
     assert factor.severity.value == "red"
+
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "added", "removed", "found"), CODE_MARKER_EXAMPLES,
+    ids=range(len(CODE_MARKER_EXAMPLES)),
+)
+def test_code_marker_examples(
+    path: str, status: FileStatus, added: tuple[str, ...], removed: tuple[str, ...], found: bool
+) -> None:
+    diff = file_diff(path, list(added), list(removed), status=status)
+    assert bool(code_markers([diff], {path: classify(path)})) is found
+
+
+def test_an_advisory_named_by_a_regression_test_makes_a_neutral_titled_fix_red() -> None:
+    base = "def parse(v):\n    return v\n"
+    head = "def parse(v):\n    return v.strip()\n"
+    test = (
+        "def test_ghsa():\n    # GHSA-qccp-gfcp-xxvc: trailing spaces\n"
+        "    assert parse(' a') == 'a'\n"
+    )
+    lane, factors = lane_and_factors(
+        files=[
+            file_diff("src/parse.py", ["    return v.strip()"], ["    return v"], start=2),
+            file_diff("tests/test_parse.py", test.splitlines(), [], status=FileStatus.ADDED),
+        ],
+        base={"src/parse.py": base},
+        head={"src/parse.py": head, "tests/test_parse.py": test},
+    )
+    assert lane is Lane.RED
+    why = factors["security-advisory:red"].why
+    assert why == (
+        "the PR says it fixes a security issue: advisory id GHSA-QCCP-GFCP-XXVC in "
+        "`tests/test_parse.py` (line 2)"
+    )
+
+
+def test_an_advisory_named_only_in_tests_of_an_unchanged_behaviour_is_not_red() -> None:
+    test = "def test_ghsa():\n    # GHSA-qccp-gfcp-xxvc\n    assert parse(' a') == 'a'\n"
+    _lane, factors = lane_and_factors(
+        files=[file_diff("tests/test_parse.py", test.splitlines(), [], status=FileStatus.ADDED)],
+        head={"tests/test_parse.py": test},
+    )
+    assert "security-advisory:red" not in factors

@@ -1,20 +1,33 @@
-"""Security-advisory markers in the PR's own text: a fix the project itself calls a security fix.
+"""Security-advisory markers in the PR's own words: a fix the project itself calls a security fix.
 
 Read from the title, the description and the commit messages: advisory ids (GitHub's
 ``GHSA-xxxx-xxxx-xxxx``, ``CVE-YYYY-NNNN``), the word "security" or "vulnerability" in the
 title, and GitHub's "Merge commit from fork", the merge of a private security-advisory fork.
-PR text is hostile data, but this signal can only raise the lane: claiming an advisory makes a
-PR red (held for a human), never green.
+Read from the PR's code too (:func:`code_markers`): an advisory id the PR newly writes into a
+code or test file (``// GHSA-29xp-372q-xqph``, ``test('... (GHSA-vmh5-mc38-953g)')``) or into
+the name of a file it adds (``test/ghsa-r6q2-hw4h-h46w.ts``, a changelog fragment
+``changelog/GHSA-mf9v-mfxr-j63j.bugfix.rst``): the identifier's format is global, so it means
+the same in every repository, and fixes landed under a neutral title still name their
+advisory in a regression test or a comment. Documentation lines are not read (a release's
+changelog lists the advisories of fixes merged before it), nor an id the PR only moves (as
+many removed as added). PR text and code are hostile data, but this signal can only raise the
+lane: claiming an advisory makes a PR red (held for a human), never green.
+
+Examples (run by the test suite, ``CODE_MARKER_EXAMPLES``): (path, status, added lines, removed
+lines, marker found?).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.paths import PathKind
 
 FACTOR = "security-advisory"
 _ADVISORY_ID = re.compile(
@@ -59,15 +72,46 @@ def markers(text: PrText) -> list[str]:
     return found
 
 
+_READ_KINDS = frozenset({PathKind.CODE, PathKind.TEST})
+
+
+def code_markers(files: Sequence[FileDiff], kinds: Mapping[str, PathKind]) -> list[str]:
+    """The first advisory id the PR newly writes into a file name, or into the added lines of
+    its code and test files, as a short description naming where (at most one)."""
+    for f in files:
+        named = _ADVISORY_ID.search(f.path)
+        was = _ADVISORY_ID.search(f.old_path or "") if f.old_path else None
+        if named and f.status in (FileStatus.ADDED, FileStatus.RENAMED) and not was:
+            return [f"advisory id {named.group(1).upper()} in the name of `{f.path}`"]
+    added: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for f in files:
+        if kinds.get(f.path) not in _READ_KINDS:
+            continue
+        for hunk in f.hunks:
+            for number, line in hunk.added:
+                for match in _ADVISORY_ID.finditer(line):
+                    found = match.group(1).upper()
+                    added[found] += 1
+                    first.setdefault(found, f"`{f.path}` (line {number})")
+            for _, line in hunk.removed:
+                removed.update(m.group(1).upper() for m in _ADVISORY_ID.finditer(line))
+    new = [found for found in first if added[found] > removed[found]]
+    return [f"advisory id {new[0]} in {first[new[0]]}"] if new else []
+
+
 def advisory_factor(
-    text: PrText, paths: Sequence[str], manifests: Sequence[str] = ()
+    text: PrText, paths: Sequence[str], manifests: Sequence[str] = (),
+    in_code: Sequence[str] = (),
 ) -> RiskFactor | None:
     """A red factor naming the markers, or None when there are none (or nothing changed).
 
     When every changed file is a dependency manifest or lock file (``manifests``), the
     advisory is a dependency's and the bump is its fix: yellow, saying so; unless the PR is
-    the merge of the project's own advisory fork (then the bump is how it fixed itself)."""
-    found = markers(text)
+    the merge of the project's own advisory fork (then the bump is how it fixed itself).
+    ``in_code``: :func:`code_markers` of the PR's files."""
+    found = markers(text) + list(in_code)
     if not found or not paths:
         return None
     subjects = [text.title, *(_subject(m) for m in text.messages)]
@@ -80,3 +124,27 @@ def advisory_factor(
         why=("only dependency versions change, for a dependency's advisory: "
              if bump else "the PR says it fixes a security issue: ") + "; ".join(found),
     )
+
+
+CODE_MARKER_EXAMPLES: tuple[tuple[str, FileStatus, tuple[str, ...], tuple[str, ...], bool], ...] = (
+    # a regression test or comment naming the advisory the PR fixes
+    ("test/list.ts", FileStatus.MODIFIED, ("// GHSA-29xp-372q-xqph",), (), True),
+    ("test/socks5-proxy-agent.js", FileStatus.MODIFIED,
+     ("test('requestTls is honored (GHSA-vmh5-mc38-953g)', async (t) => {",), (), True),
+    ("lib/adapters/xhr.js", FileStatus.MODIFIED,
+     ("      // regarding CVE-2023-45857 config.withCredentials condition was removed",), (), True),
+    # a file named for one: a regression test, a changelog fragment
+    ("test/ghsa-r6q2-hw4h-h46w.ts", FileStatus.ADDED, ("import t from 'tap'",), (), True),
+    ("changelog/GHSA-mf9v-mfxr-j63j.bugfix.rst", FileStatus.ADDED, ("Fixed a bug.",), (), True),
+    # documentation lines are not read: a release's changelog lists earlier fixes
+    ("CHANGES.rst", FileStatus.MODIFIED, ("- Fixed CVE-2024-1135 (request smuggling)",), (),
+     False),
+    # an id only moved, or a look-alike that is no advisory id
+    ("src/auth.py", FileStatus.MODIFIED, ("    # see CVE-2020-26137",),
+     ("  # see CVE-2020-26137",), False),
+    ("src/ids.py", FileStatus.MODIFIED, ("GHSA = 'GHSA-abcd-efgh-ijkl'",), (), False),
+    # a file the PR only edits keeps its name
+    ("test/ghsa-8qq5-rm4j-mr97.ts", FileStatus.MODIFIED, ("  t.equal(a, b)",), (), False),
+)  # fmt: skip
+"""Each: a file of the PR (its kind from its path), its added and removed lines, and whether an
+advisory id is found."""

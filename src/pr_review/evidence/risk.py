@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from pr_review.evidence.advisory import PrText, advisory_factor
+from pr_review.evidence.advisory import PrText, advisory_factor, code_markers
 from pr_review.evidence.ci import ci_factor, is_ci
 from pr_review.evidence.content import FileScan
 from pr_review.evidence.globs import GlobError, compile_glob
@@ -319,11 +319,13 @@ def _subsystem_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFa
 
 
 def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
-    """Red when the PR's own text marks it as a security fix and it changes behaviour."""
+    """Red when the PR's own words (its text, or an advisory id its code and tests newly
+    name) mark it as a security fix and it changes behaviour."""
     if inputs.text is None:
         return []
     manifests = [f.path for f in files if inputs.kinds[f.path] is PathKind.MANIFEST]
-    factor = advisory_factor(inputs.text, [f.path for f in files], manifests)
+    in_code = code_markers(inputs.files, inputs.kinds)
+    factor = advisory_factor(inputs.text, [f.path for f in files], manifests, in_code)
     return [] if factor is None else [factor]
 
 
