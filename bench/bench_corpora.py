@@ -5,11 +5,11 @@ Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report ... shared] [
 
 Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for every half
 ``bench/corpora/split.json`` lists (tune, report, holdout to holdout14; built by
-``bench/build_corpora.py``; a half built outside the budget is read from ``--corpora DIR``) and ``../shared/corpus/real`` (requests + flask, half ``shared``).
-Each is measured
-twice: with the PRs' real titles, descriptions and commit messages, and with all of them
-replaced by a neutral "Update code" (the bundle's commits are re-made with the same trees,
-authors and dates), so security fixes must be caught by what the code does.
+``bench/build_corpora.py``; a half built outside the budget is read from ``--corpora DIR``)
+and ``../shared/corpus/real`` (requests + flask, half ``shared``). Each is measured twice:
+with the PRs' real titles, descriptions and commit messages, and with all of them replaced by
+a neutral "Update code" (the bundle's commits are re-made with the same trees, authors and
+dates), so security fixes must be caught by what the code does.
 
 Per repository and per half it prints: ordinary PRs (cases that do not accept red) and the false
 reds among them, security fixes (cases that accept only red) red and green, behaviour-neutral PRs
