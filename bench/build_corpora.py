@@ -127,6 +127,10 @@ REPOS = {
     "cors": ("expressjs/cors", "javascript", "CORS middleware"),
     "gorilla-handlers": ("gorilla/handlers", "go", "HTTP handler middleware"),
     "python-jose": ("mpdavis/python-jose", "python", "JOSE/JWT library"),
+    "content-disposition": ("jshttp/content-disposition", "typescript",
+                            "Content-Disposition header library"),
+    "gorilla-schema": ("gorilla/schema", "go", "form decoder"),
+    "bleach": ("mozilla/bleach", "python", "HTML sanitizer"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
