@@ -94,7 +94,8 @@ def _weight(atom: str) -> tuple[int, str]:
 def _plain(atom: str) -> str:
     kind, _, code = atom.partition(" ")
     code = shorten(code, 70)
-    return {"check": "check", "refuse": "refusal", "call": "call to"}.get(kind, kind) + (
+    return {"check": "check", "refuse": "refusal", "call": "call to",
+            "member": "entry"}.get(kind, kind) + (
         f" `{code}`"
     )
 
@@ -255,9 +256,41 @@ def _what_runs(node: ast.AST) -> list[ast.AST] | None:
 _SKIPPED_FIELDS = frozenset({"annotation", "returns", "type_comment", "decorator_list"})
 
 
+def tested_members(node: ast.AST) -> Counter[str]:
+    """The entries of each list, tuple or set of string constants bound to a name in ``node``
+    that one of its conditions reads (or a loop walks): ``invalid_strings = [b'-----BEGIN
+    PUBLIC KEY-----', ...]`` tested as ``if any(s in key for s in invalid_strings)``. Such a
+    list is the rule the condition applies, so an entry added or removed changes what is
+    refused or allowed (python-jose's CVE-2017-11424 added ``RSA PUBLIC KEY``); its order and
+    a list no condition reads decide nothing."""
+    lists: dict[str, list[str | bytes]] = {}
+    read: set[str] = set()
+    for child in ast.walk(node):
+        if (
+            isinstance(child, ast.Assign) and len(child.targets) == 1
+            and isinstance(child.targets[0], ast.Name)
+            and isinstance(child.value, ast.List | ast.Tuple | ast.Set) and child.value.elts
+            and all(isinstance(e, ast.Constant) and isinstance(e.value, str | bytes)
+                    for e in child.value.elts)
+        ):  # fmt: skip
+            values = [
+                e.value for e in child.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str | bytes)
+            ]  # fmt: skip
+            lists[child.targets[0].id] = values
+        tested = child.test if isinstance(child, ast.If | ast.While | ast.IfExp | ast.Assert) else (
+            child.iter if isinstance(child, ast.For) else None
+        )
+        if tested is not None:
+            read.update(n.id for n in ast.walk(tested) if isinstance(n, ast.Name))
+    return Counter(
+        f"member {value!r}" for name, values in lists.items() if name in read for value in values
+    )
+
+
 def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[str]:
     six = six or {}
-    atoms: Counter[str] = Counter()
+    atoms: Counter[str] = tested_members(node)
     stack: list[tuple[ast.AST, bool, tuple[str, str] | None]] = [(node, False, None)]
     while stack:
         current, in_condition, own = stack.pop()
@@ -662,6 +695,37 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         ),
         "def write_signature(data):\n    if sys.version_info[0] >= 3:\n        pass\n",
         True,
+    ),
+    (  # an entry added to a list of strings a refusing condition tests (python-jose's
+        # CVE-2017-11424: PKCS#1 public keys refused as HMAC secrets)
+        "jwk.py",
+        (
+            "def prepare_key(self, key):\n"
+            "    invalid = [b'-----BEGIN PUBLIC KEY-----', b'ssh-rsa']\n"
+            "    if any(s in key for s in invalid):\n        raise JWKError('not a secret')\n"
+        ),
+        (
+            "def prepare_key(self, key):\n    invalid = [b'-----BEGIN PUBLIC KEY-----',\n"
+            "               b'-----BEGIN RSA PUBLIC KEY-----', b'ssh-rsa']\n"
+            "    if any(s in key for s in invalid):\n        raise JWKError('not a secret')\n"
+        ),
+        True,
+    ),
+    (  # ... but the same entries in another order, or a list no condition reads, decide nothing
+        "jwk.py",
+        (
+            "def prepare_key(self, key):\n"
+            "    invalid = [b'ssh-rsa', b'-----BEGIN PUBLIC KEY-----']\n"
+            "    fields = ['kty', 'k']\n    if any(s in key for s in invalid):\n"
+            "        raise JWKError(', '.join(fields))\n"
+        ),
+        (
+            "def prepare_key(self, key):\n"
+            "    invalid = [b'-----BEGIN PUBLIC KEY-----', b'ssh-rsa']\n"
+            "    fields = ['kty', 'k', 'alg']\n    if any(s in key for s in invalid):\n"
+            "        raise JWKError(', '.join(fields))\n"
+        ),
+        False,
     ),
     (  # ... but a different literal is a different check
         "keys.py",
