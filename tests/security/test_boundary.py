@@ -11,7 +11,12 @@ from pydantic import BaseModel
 from pr_review.reviewers.gateway import AnthropicGateway
 from pr_review.reviewers.interface import ModelRequest, ToolSpec
 from pr_review.reviewers.redact import Redactor
-from pr_review.verifiers.secret_patterns import REDACTION_RULES, find_redactable, is_placeholder
+from pr_review.verifiers.secret_patterns import (
+    REDACTION_RULES,
+    find_redactable,
+    is_placeholder,
+    placeholder_url_credentials,
+)
 from tests.fakes.anthropic_server import Script, anthropic_server, tool_reply
 
 # Assembled from pieces at test time: no literal credential sits in the repository.
@@ -83,11 +88,18 @@ def test_redaction_rules_carry_their_examples(rule: object) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["xxxx", "changeme", "<token>", "${DB_PASSWORD}", "test-key", "dummy", "settings.TOKEN"],
+    ["xxxx", "changeme", "<token>", "${DB_PASSWORD}", "test-key", "dummy", "settings.TOKEN",
+     "pass", "passwd"],
 )
 def test_placeholders_are_not_secrets(value: str) -> None:
     assert is_placeholder(value)
     assert find_redactable(f'password = "{value}"') == []
+
+
+def test_the_textbook_url_credentials_are_a_placeholder() -> None:
+    # bleach's linkify tests: user:pass on a real host, only reformatted by a PR
+    assert placeholder_url_credentials("https://user:pass@ftp.mozilla.org/x/y.exe?a=b")
+    assert not placeholder_url_credentials("https://deploy:Xk29fQp7Lm@ftp.mozilla.org/x")
 
 
 @pytest.mark.parametrize(

@@ -198,8 +198,21 @@ def _python_atom(
     if isinstance(current, ast.match_case):
         return f"check case {ast.unparse(current.pattern)}", False
     if isinstance(current, ast.Call):
-        return (None if callee in CONVERSIONS else f"call {last_name(callee)}"), False
+        if callee in CONVERSIONS or _literal_method(current):
+            return None, False
+        return f"call {last_name(callee)}", False
     return None, False
+
+
+def _literal_method(call: ast.Call) -> bool:
+    """``"".join(attrs)``, ``", ".join(names)``: a method of a string literal builds a string,
+    as an f-string or ``%`` does (a PR converting ``"<{}{}>".format(n, "".join(a))`` to
+    ``f"<{n}{''.join(a)}>"`` decides nothing new)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant)
+        and isinstance(func.value.value, str | bytes)
+    )  # fmt: skip
 
 
 def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str] | None:
@@ -726,6 +739,25 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "        raise JWKError(', '.join(fields))\n"
         ),
         False,
+    ),
+    (  # string formatting respelled as an f-string (bleach's f-string conversion): the
+        # literal's join builds a string, no decision
+        "sanitizer.py",
+        (
+            "def disallowed_token(self, token):\n"
+            "    token['data'] = '<{}{}>'.format(token['name'], ''.join(attrs))\n"
+        ),
+        (
+            "def disallowed_token(self, token):\n"
+            "    token['data'] = f\"<{token['name']}{''.join(attrs)}>\"\n"
+        ),
+        False,
+    ),
+    (  # ... but an escape added inside an f-string is a new call
+        "sanitizer.py",
+        "def render_token(self, v):\n    return f'<a href=\"{v}\">'\n",
+        "def render_token(self, v):\n    return f'<a href=\"{escape(v)}\">'\n",
+        True,
     ),
     (  # ... but a different literal is a different check
         "keys.py",

@@ -271,7 +271,8 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:x{3,}|\*{3,}|\.{3,}|<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%\([^)]*\)s"
     r"|changeme|change[_-]?me|dummy\S*|test[_-]\S*|fake\S*|example\S*|sample\S*|placeholder\S*"
     r"|redacted\S*|\[redacted\S*|your[_-]\S*|none|null|nil|true|false|str|int|bool|bytes|optional"
-    r"|password|secret|token|string|required|self|env|os\.environ\S*|getenv\S*)$"
+    r"|password|pass|passwd|pwd|secret|token|string|required|self|env|os\.environ\S*"
+    r"|getenv\S*)$"
 )
 _DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _CALL = re.compile(r"^[A-Za-z_][\w.]*[(\[]")
