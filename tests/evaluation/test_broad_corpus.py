@@ -19,24 +19,19 @@ from pr_review.evaluation.corpus import load_corpus
 CORPORA = Path(__file__).resolve().parents[2] / "bench" / "corpora"
 
 
-HALVES = tuple(
-    half
-    for half, repos in json.loads((CORPORA / "split.json").read_text()).items()
-    if isinstance(repos, list)
-)
+SPLIT = json.loads((CORPORA / "split.json").read_text())
+
+HALVES = tuple(half for half, repos in SPLIT.items() if isinstance(repos, list))
 """Every half ``split.json`` lists repositories for (its other keys are notes)."""
 
 
-OUTSIDE_BUDGET = frozenset(
-    json.loads((CORPORA / "split.json").read_text()).get("built_outside_budget", {})
-)
+OUTSIDE_BUDGET = frozenset(SPLIT.get("built_outside_budget", {}))
 """Halves whose labels are kept but whose bundles and cases are built outside bench/corpora
 (they do not fit its budget)."""
 
 
 def _split() -> dict[str, list[str]]:
-    data = json.loads((CORPORA / "split.json").read_text())
-    return {half: list(data.get(half, [])) for half in HALVES}
+    return {half: list(SPLIT[half]) for half in HALVES}
 
 
 def _half_of(repo: str) -> str:

@@ -80,7 +80,7 @@ def code_markers(files: Sequence[FileDiff], kinds: Mapping[str, PathKind]) -> li
     its code and test files, as a short description naming where (at most one)."""
     for f in files:
         named = _ADVISORY_ID.search(f.path)
-        was = _ADVISORY_ID.search(f.old_path or "") if f.old_path else None
+        was = _ADVISORY_ID.search(f.old_path) if f.old_path else None
         if named and f.status in (FileStatus.ADDED, FileStatus.RENAMED) and not was:
             return [f"advisory id {named.group(1).upper()} in the name of `{f.path}`"]
     added: Counter[str] = Counter()

@@ -282,15 +282,15 @@ def tested_members(node: ast.AST) -> Counter[str]:
         if (
             isinstance(child, ast.Assign) and len(child.targets) == 1
             and isinstance(child.targets[0], ast.Name)
-            and isinstance(child.value, ast.List | ast.Tuple | ast.Set) and child.value.elts
-            and all(isinstance(e, ast.Constant) and isinstance(e.value, str | bytes)
-                    for e in child.value.elts)
+            and isinstance(child.value, ast.List | ast.Tuple | ast.Set)
         ):  # fmt: skip
+            elements = child.value.elts
             values = [
-                e.value for e in child.value.elts
+                e.value for e in elements
                 if isinstance(e, ast.Constant) and isinstance(e.value, str | bytes)
             ]  # fmt: skip
-            lists[child.targets[0].id] = values
+            if values and len(values) == len(elements):  # constants only
+                lists[child.targets[0].id] = values
         tested = child.test if isinstance(child, ast.If | ast.While | ast.IfExp | ast.Assert) else (
             child.iter if isinstance(child, ast.For) else None
         )
