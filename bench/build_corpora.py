@@ -137,6 +137,10 @@ REPOS = {
                             "Content-Disposition header library"),
     "gorilla-schema": ("gorilla/schema", "go", "form decoder"),
     "bleach": ("mozilla/bleach", "python", "HTML sanitizer"),
+    "sanitize-html": ("apostrophecms/sanitize-html", "javascript", "HTML sanitizer"),
+    "node-fetch": ("node-fetch/node-fetch", "javascript", "HTTP client"),
+    "go-retryablehttp": ("hashicorp/go-retryablehttp", "go", "retrying HTTP client"),
+    "oauthlib": ("oauthlib/oauthlib", "python", "OAuth library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
