@@ -27,6 +27,7 @@ from pr_review.evidence.limits import limit_factors
 from pr_review.evidence.line_breaks import line_break_factors
 from pr_review.evidence.markers import marker_factors
 from pr_review.evidence.neutral import Neutrality, analyse
+from pr_review.evidence.origin_checks import origin_check_factors
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.path_escapes import path_escape_factors
 from pr_review.evidence.related_tests import related_tests
@@ -110,6 +111,7 @@ def build_pack(
         structure += credential_header_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += line_break_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += path_escape_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += origin_check_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += validation_regex_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)

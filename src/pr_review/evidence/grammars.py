@@ -859,6 +859,41 @@ def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | No
     return out
 
 
+def _field_of(operand: Any | None, data: bytes) -> str | None:
+    """The field an operand reads: ``a.host`` -> ``host``, Go's ``u.Hostname()`` ->
+    ``Hostname``; None for anything else (a plain name, a literal, a call with arguments)."""
+    if operand is not None and operand.type == "call_expression":
+        arguments = operand.child_by_field_name("arguments")
+        if arguments is None or arguments.named_child_count:
+            return None
+        operand = operand.child_by_field_name("function")
+    fields = _FIELD_READS.get(operand.type) if operand is not None else None
+    if operand is None or fields is None:
+        return None
+    return _text(operand.child_by_field_name(fields[1]), data) or None
+
+
+def field_equalities(path: str, source: str | None) -> list[tuple[int, str, str, str]] | None:
+    """(1-based line, left field, right field, code with whitespace collapsed) of every
+    ``==``/``===``/``!=``/``!==`` comparison of a JavaScript/TypeScript or Go source whose two
+    sides both read a field (``next.protocol !== current.protocol``, ``a.Host == b.Host``,
+    ``u.Hostname() != v.Hostname()``); None when the source has no such grammar or does not
+    parse."""
+    parsed = _js_or_go_root(path, source)
+    if parsed is None:
+        return None
+    root, data, _ = parsed
+    out: list[tuple[int, str, str, str]] = []
+    for node in _walk(root):
+        if not _is_equality(node):
+            continue
+        left = _field_of(node.child_by_field_name("left"), data)
+        right = _field_of(node.child_by_field_name("right"), data)
+        if left is not None and right is not None:
+            out.append((node.start_point[0] + 1, left, right, " ".join(_text(node, data).split())))
+    return out
+
+
 @dataclass(frozen=True)
 class RefusingRegex:
     """A regular expression applied in the condition of an ``if`` that refuses."""
