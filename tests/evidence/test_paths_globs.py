@@ -30,6 +30,9 @@ from pr_review.sources.paths import PathKind, classify
         ("go.mod", PathKind.MANIFEST),
         ("infra/main.tf", PathKind.INFRA),
         ("Dockerfile", PathKind.INFRA),
+        (".devcontainer/Dockerfile", PathKind.CODE),  # a contributor's workstation
+        (".devcontainer/devcontainer.json", PathKind.CONFIG),
+        ("deploy/.devcontainer.md", PathKind.DOCS),
         (".github/workflows/ci.yml", PathKind.INFRA),
         ("config/app.yaml", PathKind.CONFIG),
         ("deploy/app.yaml", PathKind.INFRA),

@@ -245,12 +245,21 @@ def _dev_dependencies(stem: str, dirs: tuple[str, ...]) -> bool:
     return bool(words & _DEV_WORDS) or bool(dirs and dirs[0] in DOC_DIRS)
 
 
+DEV_ENVIRONMENT_DIRS = frozenset({".devcontainer"})
+"""Folders the Development Containers specification (containers.dev) reserves for a
+contributor's editor environment: a Dockerfile there builds a workstation, never a
+deployment, in every repository."""
+
+
 def is_infra(path: str) -> bool:
-    """Infrastructure or CI definition (Terraform, k8s/Helm, Dockerfiles, workflows)."""
+    """Infrastructure or CI definition (Terraform, k8s/Helm, Dockerfiles, workflows); a
+    development container's files are not (:data:`DEV_ENVIRONMENT_DIRS`)."""
     name = PurePosixPath(path).name.lower()
     dirs = segments(path)
     if len(dirs) >= 2 and dirs[0] == ".github" and dirs[1] == "workflows":
         return True
+    if dirs[:1] and dirs[0] in DEV_ENVIRONMENT_DIRS:
+        return False
     return _INFRA_FILE.search(name) is not None or bool(INFRA_DIRS.intersection(dirs))
 
 
