@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from pr_review.evidence.backtracking import (
@@ -9,6 +11,7 @@ from pr_review.evidence.backtracking import (
     BACKTRACKING_EXAMPLES,
     REMOVED,
     backtracking_factors,
+    python_regexes,
     shapes,
 )
 from pr_review.evidence.regex_trees import (
@@ -151,3 +154,15 @@ def test_a_new_slow_regex_is_yellow_evidence() -> None:
     )
     assert f"{ADDED}:moderate" in factors
     assert lane is not Lane.RED
+
+
+def test_percent_templates_fill_from_a_dict_or_the_module_names() -> None:
+    source = (
+        "import re\nHEX = '[0-9a-f]'\nPAIR = '%(HEX)s%(HEX)s' % locals()\n"
+        "A = re.compile('^%(x)s$' % {'x': PAIR})\n"
+        "B = re.compile('^%(HEX)s+$' % globals())\n"
+        "def f(v):\n    HEX = 'z'\n    return re.match('%(HEX)s' % locals(), v)\n"
+    )
+    patterns = [r.pattern for r in python_regexes(ast.parse(source))]
+    # locals() inside a function is that function's names: not folded
+    assert patterns == ["^[0-9a-f][0-9a-f]$", "^[0-9a-f]+$"]

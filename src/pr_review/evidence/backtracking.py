@@ -69,6 +69,7 @@ class _Folder:
     def __init__(self, tree: ast.Module) -> None:
         self.names: dict[str, str] = {}
         self.sequences: dict[str, list[str]] = {}
+        self._module_level = True  # ``locals()`` is the module's names only while folding them
         for stmt in tree.body:
             target, value = _assignment(stmt)
             if target is None or value is None:
@@ -80,6 +81,7 @@ class _Folder:
                 self.names[target] = folded
             elif (items := self._sequence(value)) is not None:
                 self.sequences[target] = items
+        self._module_level = False
 
     def fold(self, node: ast.expr) -> str | None:
         """The string ``node`` always evaluates to, or None."""
@@ -114,16 +116,34 @@ class _Folder:
         if isinstance(node.op, ast.Add):
             right = self.fold(node.right)
             return None if right is None else left + right
-        if isinstance(node.op, ast.Mod):
+        if not isinstance(node.op, ast.Mod):
+            return None
+        values: dict[str, str] | tuple[str, ...] | None = self._mapping(node.right)
+        if values is None:  # "%s%s" % (A, B), "%s" % A
             items = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-            values = [self.fold(item) for item in items]
-            if any(v is None for v in values):
+            folded = [self.fold(item) for item in items]
+            values = None if None in folded else tuple(str(v) for v in folded)
+        if values is None:
+            return None
+        try:  # r"\[ (?: %(IPv6address)s | %(IPvFuture)s ) \]" % locals()
+            return left % values
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def _mapping(self, node: ast.expr) -> dict[str, str] | None:
+        """The names a ``%(name)s`` template is filled from: a dict literal of constants, or
+        the module's string constants for ``globals()`` (and ``locals()``/``vars()`` at module
+        level, where they are the same names)."""
+        if isinstance(node, ast.Dict):
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
+            values = [self.fold(v) for v in node.values]
+            if any(not isinstance(k, str) for k in keys) or any(v is None for v in values):
                 return None
-            try:
-                return left % tuple(values)
-            except (TypeError, ValueError):
-                return None
-        return None
+            return {str(k): str(v) for k, v in zip(keys, values, strict=True)}
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.args:
+            return None
+        scoped = {"globals"} | ({"locals", "vars"} if self._module_level else set())
+        return dict(self.names) if node.func.id in scoped else None
 
     def _call(self, node: ast.Call) -> str | None:
         func = node.func
@@ -457,6 +477,20 @@ BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "a.py",
         "import re\nHEADER = re.compile(tobytes('^' + '([a-z]([ a-z]+[a-z])?)*' + ';'))\n",
         "import re\nHEADER = re.compile(tobytes('^' + '[a-z]+(?:[ ]+[a-z]+)*' + ';'))\n",
+        REMOVED,
+    ),
+    (  # oauthlib's CVE-2022-36087: a grammar built by `% locals()`, applied in VERBOSE mode
+        "uri_validate.py",
+        (
+            "import re\nIPv6address = r'([A-Fa-f0-9:]+:+)+[A-Fa-f0-9]+'\n"
+            "IP_literal = r'\\[ (?: %(IPv6address)s | v[0-9]+ ) \\]' % locals()\n"
+            "def is_host(h):\n    return re.match('^' + IP_literal + '$', h, re.VERBOSE)\n"
+        ),
+        (
+            "import re\nIPv6address = r'([A-Fa-f0-9:]+[:$])[A-Fa-f0-9]{1,4}'\n"
+            "IP_literal = r'\\[ (?: %(IPv6address)s | v[0-9]+ ) \\]' % locals()\n"
+            "def is_host(h):\n    return re.match('^' + IP_literal + '$', h, re.VERBOSE)\n"
+        ),
         REMOVED,
     ),
     (
