@@ -72,6 +72,8 @@ class SinkCategory(StrEnum):
     """Anchored regular expressions that accept or reject input: validation bypasses."""
     PROXY_HEADER = "proxy-header"
     """Reading or writing X-Forwarded-*/X-Real-IP: who the client is, spoofing lives here."""
+    SECRET_LOG = "secret-log"  # noqa: S105 (a category name, not a password)
+    """Secrets written to logs, or the placeholders that mask them: leaks live here."""
 
 
 class SinkLane(StrEnum):

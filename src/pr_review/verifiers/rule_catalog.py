@@ -471,6 +471,8 @@ SINK_FIX = {
     "never append to, the client address you forward.",
     "validation": "Anchor both ends (`^...$`) and keep the accepted class as narrow as the "
     "format allows.",
+    "secret-log": "Log the user or the URL without its credentials (a redacted copy), never "
+    "the password or key itself.",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
