@@ -23,7 +23,6 @@ Examples (run by the test suite, ``ORIGIN_CHECK_EXAMPLES``): (path, base, head, 
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,7 +30,7 @@ from pr_review.evidence.grammars import field_equalities
 from pr_review.evidence.lexing import mask_receivers, shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
-from pr_review.evidence.sides import code_sides
+from pr_review.evidence.sides import code_sides, first_moved
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
@@ -106,33 +105,20 @@ def origin_check_factors(
 ) -> list[RiskFactor]:
     """One red factor when the PR's code files hold a different set of origin comparisons
     after the PR than before, at the first file whose set moved."""
-    per_file = [(s.path, s.old, s.new) for s in code_sides(files, base, head, checks)]
-    before = Counter(c.key for _, old, _ in per_file for c in old)
-    after = Counter(c.key for _, _, new in per_file for c in new)
-    if before == after:
+    moved = first_moved(code_sides(files, base, head, checks), lambda c: c.key)
+    if moved is None:
         return []
-    came, gone = after - before, before - after
-    for path, old, new in per_file:
-        added = next((c for c in new if came[c.key] > 0), None)
-        removed = next((c for c in old if gone[c.key] > 0), None)
-        first = added or removed
-        if first is None:
-            continue
-        verb = "added" if added is not None else "removed"
-        where = f"line {first.line}" + ("" if added is not None else " of the base file")
-        return [
-            RiskFactor(
-                factor=FACTOR,
-                files=(path,),
-                severity=FactorSeverity.RED,
-                why=f"a comparison of two URLs' origins {verb} or rewritten ({where}: "
-                f"`{shorten(first.code, 80)}`; {sum(came.values())} new, "
-                f"{sum(gone.values())} gone in the PR's files): whether two URLs are the same "
-                "site decides whether credentials, cookies and headers follow a redirect or a "
-                "request counts as same-origin",
-            )
-        ]
-    return []
+    return [
+        RiskFactor(
+            factor=FACTOR,
+            files=(moved.path,),
+            severity=FactorSeverity.RED,
+            why=f"a comparison of two URLs' origins {moved.verb} or rewritten ({moved.where}: "
+            f"`{shorten(moved.item.code, 80)}`; {moved.came} new, {moved.gone} gone in the PR's "
+            "files): whether two URLs are the same site decides whether credentials, cookies "
+            "and headers follow a redirect or a request counts as same-origin",
+        )
+    ]
 
 
 ORIGIN_CHECK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,7 +31,7 @@ from pr_review.evidence.grammars import if_conditions
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
-from pr_review.evidence.sides import code_sides
+from pr_review.evidence.sides import code_sides, first_moved
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
@@ -92,33 +91,21 @@ def path_escape_factors(
 ) -> list[RiskFactor]:
     """One red factor when the PR's code files hold a different set of path-escape
     conditions after the PR than before, at the first file whose set moved."""
-    per_file = [(s.path, s.old, s.new) for s in code_sides(files, base, head, checks)]
-    before = Counter(c.code for _, old, _ in per_file for c in old)
-    after = Counter(c.code for _, _, new in per_file for c in new)
-    if before == after:
+    moved = first_moved(code_sides(files, base, head, checks), lambda c: c.code)
+    if moved is None:
         return []
-    came, gone = after - before, before - after
-    for path, old, new in per_file:
-        added = next((c for c in new if came[c.code] > 0), None)
-        removed = next((c for c in old if gone[c.code] > 0), None)
-        first = added or removed
-        if first is None:
-            continue
-        verb = "added" if added is not None else "removed"
-        where = f"line {first.line}" + ("" if added is not None else " of the base file")
-        return [
-            RiskFactor(
-                factor=FACTOR,
-                files=(path,),
-                severity=FactorSeverity.RED,
-                why=f"a check that a path stays inside its root {verb} or rewritten ({where}: "
-                f"`if {shorten(first.code, 80)}`; {sum(came.values())} new, "
-                f"{sum(gone.values())} gone in the PR's files): absolute paths and containment "
-                "tests decide whether a name from an archive, URL or request reaches a file "
-                "outside the root (path traversal)",
-            )
-        ]
-    return []
+    return [
+        RiskFactor(
+            factor=FACTOR,
+            files=(moved.path,),
+            severity=FactorSeverity.RED,
+            why=f"a check that a path stays inside its root {moved.verb} or rewritten "
+            f"({moved.where}: `if {shorten(moved.item.code, 80)}`; {moved.came} new, "
+            f"{moved.gone} gone in the PR's files): absolute paths and containment tests decide "
+            "whether a name from an archive, URL or request reaches a file outside the root "
+            "(path traversal)",
+        )
+    ]
 
 
 PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

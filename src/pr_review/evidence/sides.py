@@ -4,19 +4,32 @@ Rules that count constructs over the PR's code files (line-break checks, credent
 lists of header names, regexes of refusing checks) read every changed code file's base and
 head the same way: an added file has nothing on its base side, a deleted file nothing on its
 head side, and a file either side of which the reader cannot read on a tree is left out.
+:func:`first_moved` finds, for the rules that are red when a count moves (path-containment
+checks, origin comparisons), the first construct the PR added or removed, and where.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 from pr_review.sources.paths import PathKind, classify
 
 T = TypeVar("T")
+
+
+class Located(Protocol):
+    """A construct a counting rule found: the 1-based line it is on."""
+
+    @property
+    def line(self) -> int: ...
+
+
+L = TypeVar("L", bound=Located)
 
 
 @dataclass(frozen=True)
@@ -52,3 +65,44 @@ def code_sides(
         if old is not None and new is not None:
             out.append(CodeSides(f.path, old_path, old_source, new_source, old, new))
     return out
+
+
+@dataclass(frozen=True)
+class Moved(Generic[L]):
+    """The first construct whose count moved across the PR's files, and where."""
+
+    path: str
+    """The head path of the file it is in."""
+    item: L
+    added: bool
+    """True when the PR's head has more of it; False when its base had more."""
+    came: int
+    """How many constructs the head has that the base had not (all kinds)."""
+    gone: int
+
+    @property
+    def verb(self) -> str:
+        return "added" if self.added else "removed"
+
+    @property
+    def where(self) -> str:
+        return f"line {self.item.line}" + ("" if self.added else " of the base file")
+
+
+def first_moved(sides: Sequence[CodeSides[L]], key: Callable[[L], str]) -> Moved[L] | None:
+    """Counted by ``key`` over all of the PR's files (so a construct moved between files is no
+    change): the first file, in the PR's order, holding a construct the head has more or fewer
+    of than the base, with the first such construct (an added one before a removed one)."""
+    before = Counter(key(c) for s in sides for c in s.old)
+    after = Counter(key(c) for s in sides for c in s.new)
+    if before == after:
+        return None
+    came, gone = after - before, before - after
+    for side in sides:
+        added = next((c for c in side.new if came[key(c)] > 0), None)
+        if added is not None:
+            return Moved(side.path, added, True, sum(came.values()), sum(gone.values()))
+        removed = next((c for c in side.old if gone[key(c)] > 0), None)
+        if removed is not None:
+            return Moved(side.path, removed, False, sum(came.values()), sum(gone.values()))
+    return None
