@@ -141,6 +141,9 @@ REPOS = {
     "node-fetch": ("node-fetch/node-fetch", "javascript", "HTTP client"),
     "go-retryablehttp": ("hashicorp/go-retryablehttp", "go", "retrying HTTP client"),
     "oauthlib": ("oauthlib/oauthlib", "python", "OAuth library"),
+    "validator-js": ("validatorjs/validator.js", "javascript", "string validation library"),
+    "goxmldsig": ("russellhaering/goxmldsig", "go", "XML digital signature library"),
+    "bottle": ("bottlepy/bottle", "python", "web framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
