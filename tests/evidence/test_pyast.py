@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
+
 import pytest
 
 from pr_review.config import Config
 from pr_review.evidence.build import build_pack
 from pr_review.evidence.neutral import PROSE_EXAMPLES, _python_tree_equal, data_prose_equal
-from pr_review.evidence.pyast import same_behaviour
+from pr_review.evidence.pyast import same_behaviour, shape_key
 from pr_review.schema.enums import Lane
-from pr_review.sources.diff import FileStatus
+from pr_review.sources.diff import FileStatus, parse_diff
 from pr_review.sources.model import MemoryTree
 from tests.evidence.helpers import file_diff, pull_request
 
@@ -114,3 +116,36 @@ def test_prose_in_a_workflow_is_still_a_ci_change() -> None:
         head={".github/workflows/ci.yml": new},
     )
     assert build_pack(pr, Config()).risk.lane is not Lane.GREEN
+
+
+def test_python_code_moved_into_a_try_block_is_not_cosmetic() -> None:
+    # bottle's CVE-2022-31799: the same lines, indented into the `try:`, change what is handled
+    old = (
+        "def handle(environ):\n    path = environ['PATH_INFO']\n    try:\n"
+        "        bind(environ)\n    except Exception:\n        return error()\n"
+    )
+    new = (
+        "def handle(environ):\n    try:\n        path = environ['PATH_INFO']\n"
+        "        bind(environ)\n    except Exception:\n        return error()\n"
+    )
+    patch = "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), "a/app.py", "b/app.py"
+        )
+    )
+    pr = pull_request(
+        list(parse_diff("diff --git a/app.py b/app.py\n" + patch).files),
+        base={"app.py": old},
+        head={"app.py": new},
+    )
+    pack = build_pack(pr, Config())
+    assert pack.risk.lane is Lane.YELLOW
+    assert "logic-change" in {f.factor for f in pack.risk.factors}
+
+
+def test_shape_keys_ignore_names_and_docstrings_but_not_blocks() -> None:
+    renamed = shape_key("def f(a):\n    '''Doc.'''\n    return a.b\n")
+    assert renamed == shape_key("def g(x):\n    return x.c\n")
+    assert shape_key("if a:\n    b()\nc()\n") != shape_key("if a:\n    b()\n    c()\n")
+    assert shape_key("x = 'a'\n") != shape_key("x = 'b'\n")
+    assert shape_key("def f(:\n") is None

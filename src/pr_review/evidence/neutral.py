@@ -20,7 +20,7 @@ from typing import NamedTuple
 from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
-from pr_review.evidence.pyast import same_behaviour
+from pr_review.evidence.pyast import same_behaviour, shape_key
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 from pr_review.sources.paths import PathKind, classify, extension
@@ -234,9 +234,26 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] |
         if old_stem != new_stem:
             pairs.append(Rename(old_stem, new_stem, defined=True))
     if old_tokens == new_tokens:
-        return pairs
+        return pairs if _python_shape_kept(f, base, head) else None
     renamed = _identifier_pairs(old_tokens, new_tokens)
-    return None if renamed is None else pairs + renamed
+    if renamed is None or not _python_shape_kept(f, base, head):
+        return None
+    return pairs + renamed
+
+
+def _python_shape_kept(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """For a Python file whose two sides parse, whether their trees are the same up to names:
+    tokens carry no indentation, so code moved into a ``try:`` or out of an ``if`` has the same
+    tokens and different behaviour (bottle's CVE-2022-31799 moved its path decoding into the
+    ``try:``). Other languages, and sources that do not parse, are judged by tokens alone."""
+    if not f.path.endswith(PYTHON_EXTENSIONS) or f.status is FileStatus.DELETED:
+        return True
+    old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
+    new = head.read(f.path)
+    if old is None or new is None:
+        return True
+    old_key, new_key = shape_key(old), shape_key(new)
+    return old_key is None or new_key is None or old_key == new_key
 
 
 def _identifier_pairs(old_tokens: list[str], new_tokens: list[str]) -> list[Rename] | None:

@@ -45,6 +45,26 @@ def behaviour_key(source: str) -> str | None:
     return ast.dump(_without_docstrings(tree), annotate_fields=False, include_attributes=False)
 
 
+def shape_key(source: str) -> str | None:
+    """Like :func:`behaviour_key` with every name blanked (variables, attributes, parameters,
+    functions, classes, imports; string constants kept): two sources with equal shape keys
+    differ at most by renames. Statements moved into or out of a block (``try:``, ``if``) give
+    a different key: indentation is structure in Python, so a comparison of tokens cannot see
+    it. None when the source does not parse."""
+    tree = _parse(source)
+    if tree is None:
+        return None
+    for node in ast.walk(_without_docstrings(tree)):
+        if isinstance(node, ast.Constant):
+            continue
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, str):
+                setattr(node, name, "_")
+            elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                setattr(node, name, ["_"] * len(value))  # global/nonlocal names
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+
+
 def same_behaviour(old: str, new: str) -> bool:
     """True when both sources parse and differ only in comments, layout and docstrings."""
     if old == new:
