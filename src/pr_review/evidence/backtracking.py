@@ -143,7 +143,7 @@ class _Folder:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.args:
             return None
         scoped = {"globals"} | ({"locals", "vars"} if self._module_level else set())
-        return dict(self.names) if node.func.id in scoped else None
+        return self.names if node.func.id in scoped else None
 
     def _call(self, node: ast.Call) -> str | None:
         func = node.func

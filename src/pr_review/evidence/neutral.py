@@ -213,18 +213,11 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] |
     added = [t for h in f.hunks for _, t in h.added]
     if not _may_be_cosmetic(removed, added, f.path):
         return None
+    old_source, new_source = base.read(old_path), head.read(f.path)
     old_code = _code_lines(
-        base.read(old_path),
-        old_path,
-        [n for h in f.hunks for n, _ in h.removed],
-        [t for h in f.hunks for _, t in h.removed],
+        old_source, old_path, [n for h in f.hunks for n, _ in h.removed], removed
     )
-    new_code = _code_lines(
-        head.read(f.path),
-        f.path,
-        [n for h in f.hunks for n, _ in h.added],
-        [t for h in f.hunks for _, t in h.added],
-    )
+    new_code = _code_lines(new_source, f.path, [n for h in f.hunks for n, _ in h.added], added)
     if f.status is FileStatus.DELETED and old_code.strip():
         return None
     old_tokens, new_tokens = tokens(old_code), tokens(new_code)
@@ -234,23 +227,20 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] |
         if old_stem != new_stem:
             pairs.append(Rename(old_stem, new_stem, defined=True))
     if old_tokens == new_tokens:
-        return pairs if _python_shape_kept(f, base, head) else None
+        return pairs if _python_shape_kept(f.path, old_source, new_source) else None
     renamed = _identifier_pairs(old_tokens, new_tokens)
-    if renamed is None or not _python_shape_kept(f, base, head):
+    if renamed is None or not _python_shape_kept(f.path, old_source, new_source):
         return None
     return pairs + renamed
 
 
-def _python_shape_kept(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+def _python_shape_kept(path: str, old: str | None, new: str | None) -> bool:
     """For a Python file whose two sides parse, whether their trees are the same up to names:
     tokens carry no indentation, so code moved into a ``try:`` or out of an ``if`` has the same
     tokens and different behaviour (bottle's CVE-2022-31799 moved its path decoding into the
-    ``try:``). Other languages, and sources that do not parse, are judged by tokens alone."""
-    if not f.path.endswith(PYTHON_EXTENSIONS) or f.status is FileStatus.DELETED:
-        return True
-    old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
-    new = head.read(f.path)
-    if old is None or new is None:
+    ``try:``). Other languages, a side that is absent (an added or deleted file) and sources
+    that do not parse are judged by tokens alone."""
+    if not path.endswith(PYTHON_EXTENSIONS) or old is None or new is None:
         return True
     old_key, new_key = shape_key(old), shape_key(new)
     return old_key is None or new_key is None or old_key == new_key

@@ -98,11 +98,12 @@ def first_moved(sides: Sequence[CodeSides[L]], key: Callable[[L], str]) -> Moved
     if before == after:
         return None
     came, gone = after - before, before - after
+    counts = sum(came.values()), sum(gone.values())
     for side in sides:
         added = next((c for c in side.new if came[key(c)] > 0), None)
         if added is not None:
-            return Moved(side.path, added, True, sum(came.values()), sum(gone.values()))
+            return Moved(side.path, added, True, *counts)
         removed = next((c for c in side.old if gone[key(c)] > 0), None)
         if removed is not None:
-            return Moved(side.path, removed, False, sum(came.values()), sum(gone.values()))
+            return Moved(side.path, removed, False, *counts)
     return None
