@@ -146,6 +146,12 @@ REPOS = {
     "validator-js": ("validatorjs/validator.js", "javascript", "string validation library"),
     "goxmldsig": ("russellhaering/goxmldsig", "go", "XML digital signature library"),
     "bottle": ("bottlepy/bottle", "python", "web framework"),
+    "qs": ("ljharb/qs", "javascript", "query-string parser"),
+    "http-proxy-middleware": ("chimurai/http-proxy-middleware", "typescript",
+                              "HTTP proxy middleware"),
+    "go-slug": ("hashicorp/go-slug", "go", "archive packer/unpacker"),
+    "cheroot": ("cherrypy/cheroot", "python", "HTTP server"),
+    "mistune": ("lepture/mistune", "python", "Markdown parser"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
