@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pr_review import yamlfiles
 from pr_review.errors import ConfigError
+from pr_review.evidence.factors import unknown_factor
 from pr_review.evidence.settings import (
     ArtifactSettings,
     InstructionSettings,
@@ -99,9 +100,18 @@ def parse_config(text: str, *, source: str) -> Config:
             f"(allowed: {', '.join(Config.model_fields)}), not {type(data).__name__}."
         )
     try:
-        return Config.model_validate(data)
+        config = Config.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(describe_validation_error(exc, source=source, model=Config)) from exc
+    problems = [
+        f"`risk.yellow_at_most[{index}].factor`: {why}"
+        for index, entry in enumerate(config.risk.yellow_at_most)
+        if (why := unknown_factor(entry.factor)) is not None
+    ]
+    if problems:
+        listing = "; ".join(problems)
+        raise ConfigError(f"{source}: invalid configuration: {listing}. See docs/configuration.md.")
+    return config
 
 
 def describe_validation_error(

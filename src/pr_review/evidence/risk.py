@@ -23,7 +23,7 @@ from pr_review.evidence.neutral import Neutrality
 from pr_review.evidence.rules import CATEGORIES
 from pr_review.evidence.settings import RiskSettings
 from pr_review.evidence.subsystems import code_subsystems
-from pr_review.evidence.transfer import cap
+from pr_review.evidence.transfer import cap, repository_cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
 from pr_review.sources.diff import FileDiff
@@ -69,6 +69,12 @@ _PATH_SIGNALS: tuple[tuple[frozenset[str], str, FactorSeverity, str], ...] = (
     ),
 )
 MONEY_MIN_LINES = 2
+OWN_FACTORS: frozenset[str] = frozenset(
+    {"logic-change", "config-change", "dependency-manifest", "infra-deploy", "check-then-act",
+     "large-diff", "beyond-full-analysis", "multi-subsystem"}
+    | {factor for _, factor, _, _ in _PATH_SIGNALS}
+)
+"""The factors this module names itself (file kinds, paths, size, subsystems)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,8 @@ class RiskInputs:
 def assess(inputs: RiskInputs) -> Risk:
     """Compute the lane, confidence and factors."""
     behavioural = [f for f in inputs.files if _behavioural(f, inputs)]
-    factors = _merge([cap(f) for f in (
+    caps = inputs.settings.yellow_at_most
+    factors = _merge([repository_cap(cap(f), caps) for f in (
         _kind_factors(behavioural, inputs)
         + _path_factors(behavioural)
         + _content_factors(inputs, {f.path for f in behavioural})

@@ -41,6 +41,22 @@ class RiskOverride(_Section):
         return Lane(self.lane)
 
 
+class FactorCap(_Section):
+    """A risk factor this repository holds to yellow at most (its maintainers' judgement,
+    read from the base branch like all configuration: a PR cannot cap its own factors)."""
+
+    factor: str = Field(
+        description="A risk factor's name, as the packet shows it (docs/configuration.md lists "
+        "them)."
+    )
+    paths: tuple[GlobPattern, ...] = Field(
+        default=("**",),
+        min_length=1,
+        description="Glob patterns; the cap applies when every file of the factor matches one.",
+    )
+    reason: str = Field(min_length=1, description="Why: shown beside the factor.")
+
+
 class EscalationSettings(_Section):
     """When the reviewers' findings raise the lane to red (they can never lower it)."""
 
@@ -69,6 +85,7 @@ class RiskSettings(_Section):
     """How the lane is decided beyond the built-in signals."""
 
     overrides: tuple[RiskOverride, ...] = ()
+    yellow_at_most: tuple[FactorCap, ...] = ()
     large_diff_lines: int = Field(
         default=500, ge=1, description="Changed lines above which size is a moderate factor."
     )

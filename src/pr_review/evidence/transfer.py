@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pr_review.evidence.globs import compile_glob
+from pr_review.evidence.settings import FactorCap
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 
@@ -122,3 +124,24 @@ def cap(factor: RiskFactor) -> RiskFactor:
         return factor
     why = f"{factor.why} (yellow at most: keyed to {entry.keyed_to})"
     return factor.model_copy(update={"severity": FactorSeverity.MODERATE, "why": why})
+
+
+def repository_cap(factor: RiskFactor, caps: tuple[FactorCap, ...]) -> RiskFactor:
+    """``factor`` at most yellow when the repository's ``risk.yellow_at_most`` names it and
+    every file it stands on matches the entry's paths, saying so with the entry's reason.
+
+    For a factor that is routinely red in one repository by its nature (a validation
+    library's every PR rewrites anchored regular expressions): the maintainers keep the gate
+    on and judge that factor themselves. Read from the base branch, so a PR cannot cap its own
+    factors; path overrides, a `risk: red` line and reviewer escalation still raise the lane."""
+    if factor.severity is not FactorSeverity.RED:
+        return factor
+    for index, entry in enumerate(caps):
+        if entry.factor != factor.factor:
+            continue
+        globs = [compile_glob(p) for p in entry.paths]
+        if all(any(g.matches(path) for g in globs) for path in factor.files):
+            why = (f"{factor.why} (yellow at most in this repository, "
+                   f"risk.yellow_at_most[{index}]: {entry.reason})")
+            return factor.model_copy(update={"severity": FactorSeverity.MODERATE, "why": why})
+    return factor
