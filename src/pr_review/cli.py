@@ -180,6 +180,12 @@ def _add_backtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     bt.add_argument("--concurrency", type=int, default=2, help="PRs reviewed at once")
     bt.add_argument(
+        "--config", type=Path,
+        help="review every PR with this .pr-review/config.yml instead of its base revision's: "
+        "try a configuration (a risk.yellow_at_most cap, an override) on your history before "
+        "you commit it",
+    )
+    bt.add_argument(
         "--with-model", action="store_true",
         help="also run the AI reviewers (ANTHROPIC_API_KEY); states the estimated cost first",
     )

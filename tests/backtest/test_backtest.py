@@ -107,6 +107,44 @@ def test_a_pr_is_reviewed_with_its_own_base_config(tmp_path: Path) -> None:
     assert "With `mode: gate`, 1 of 1 PRs (100%)" in md
 
 
+def test_a_configuration_is_tried_on_the_history_before_it_is_committed(tmp_path: Path) -> None:
+    h = build_history(tmp_path / "shop")
+    h.merge_pr(5, "after", {"billing/pay.py": "def pay(x):\n    return x * 4\n"}, "Quadruple")
+    trial = tmp_path / "trial.yml"
+    trial.write_text("risk:\n  yellow_at_most:\n    - factor: money-movement\n"
+                     "      paths: ['billing/**']\n      reason: prices are our product\n")
+    out = tmp_path / "out"
+    assert main(["backtest", "--repo", str(h.repo.path), "--out-dir", str(out), "--last", "1",
+                 "--config", str(trial)]) == 0
+    data = json.loads((out / "backtest.json").read_text())
+    (pr,) = data["prs"]
+    assert pr["lane"] == "yellow"  # red with the base revision's configuration (test above)
+    assert data["configuration"] == f"--config {trial}, for every PR"
+    md = (out / "backtest.md").read_text()
+    assert f"with the configuration given by --config {trial}, for every PR" in md
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "no such file"),
+        ("risk:\n  yellow_at_most:\n    - factor: money\n      reason: r\n",
+         "unknown risk factor `money`"),
+    ],
+)
+def test_a_bad_trial_configuration_stops_before_any_review(
+    history: History, tmp_path: Path, text: str | None, message: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    trial = tmp_path / "trial.yml"
+    if text is not None:
+        trial.write_text(text)
+    assert main(["backtest", "--repo", str(history.repo.path), "--out-dir", str(tmp_path / "o"),
+                 "--config", str(trial)]) == 1
+    assert message in _one_line_error(capsys)
+    assert not (tmp_path / "o").exists()
+
+
 def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err

@@ -22,7 +22,7 @@ from pr_review.backtest.history import (
 from pr_review.backtest.progress import Progress
 from pr_review.backtest.report import build_report, render_summary, write_report
 from pr_review.backtest.run import RunSettings, review_all
-from pr_review.config import Config
+from pr_review.config import Config, load_config
 from pr_review.errors import UserError
 from pr_review.reviewers.interface import StructuredModel
 
@@ -58,16 +58,20 @@ def run_backtest_command(
     if args.concurrency < 1:
         raise UserError(f"--concurrency {args.concurrency}: pass at least 1.")
     selection = selection_of(args)
+    config_file: Path | None = getattr(args, "config", None)
+    if config_file is not None:
+        check_config_file(config_file)
     repo: Path = args.repo
     check_repository(repo)
     prs = find_merged_prs(repo, args.branch, selection)
     model = _model(env) if args.with_model else None
     stderr.write(f"pr-review: {len(prs)} merged pull requests in {args.branch} "
                  f"({selection.describe()})\n")
-    settings = RunSettings(concurrency=args.concurrency)
+    settings = RunSettings(concurrency=args.concurrency, config=config_file)
     if model is not None:
         _state_cost(repo, prs, settings, stderr)
-        settings = RunSettings(concurrency=args.concurrency, model_for=lambda _: (model, None))
+        settings = RunSettings(concurrency=args.concurrency, model_for=lambda _: (model, None),
+                               config=config_file)
     started = time.monotonic()
     try:
         results = review_all(repo, prs, settings, Progress(len(prs), stderr))
@@ -81,6 +85,7 @@ def run_backtest_command(
         branch=args.branch,
         selection=selection.describe(),
         with_model=args.with_model,
+        configuration=None if config_file is None else f"--config {config_file}, for every PR",
         generated_at=datetime.now(UTC),
         wall_seconds=time.monotonic() - started,
     )
@@ -88,6 +93,16 @@ def run_backtest_command(
     stdout.write(render_summary(report))
     stderr.write(f"pr-review: wrote {json_path} and {md_path}\n")
     return 0
+
+
+def check_config_file(path: Path) -> None:
+    """Fail before any review when ``--config`` is missing or invalid (every PR would fail)."""
+    if path.is_dir():
+        raise UserError(f"--config {path} is a directory: pass the YAML file itself "
+                        f"(e.g. --config {path / '.pr-review' / 'config.yml'}).")
+    if not path.is_file():
+        raise UserError(f"--config {path}: no such file. Pass an existing YAML file.")
+    load_config(path)
 
 
 def _model(env: Mapping[str, str]) -> StructuredModel:

@@ -135,8 +135,9 @@ def build_report(
     with_model: bool,
     generated_at: datetime,
     wall_seconds: float,
+    configuration: str | None = None,
 ) -> BacktestReport:
-    """Totals over the PRs."""
+    """Totals over the PRs; ``configuration`` says which was used when not each base's."""
     counts = {lane.value: 0 for lane in Lane} | {"error": 0}
     for r in results:
         counts[r.lane.value if r.lane else "error"] += 1
@@ -147,6 +148,7 @@ def build_report(
         selection=selection,
         generated_at=generated_at.isoformat(timespec="seconds"),
         with_model=with_model,
+        configuration=configuration or BacktestReport.model_fields["configuration"].default,
         lanes=LaneCount(**counts),
         blocked_by_gate=counts[Lane.RED.value],
         wall_seconds=round(wall_seconds, 1),
@@ -206,6 +208,13 @@ def render_summary(report: BacktestReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _configuration(report: BacktestReport) -> str:
+    default = BacktestReport.model_fields["configuration"].default
+    if report.configuration == default:
+        return "the configuration of its own base revision, as the Action would have"
+    return f"the configuration given by {report.configuration} (not each base revision's)"
+
+
 def render_markdown(report: BacktestReport) -> str:
     """``backtest.md``: lanes, what the gate would have blocked and why, the slowest reviews."""
     n, lanes = len(report.prs), report.lanes
@@ -215,8 +224,8 @@ def render_markdown(report: BacktestReport) -> str:
         "",
         (f"{n} pull requests merged into `{report.branch}` ({report.selection}), found in its "
         "first-parent history (merge commits, and squash commits whose subject ends in "
-        f"`(#N)`), each reviewed {review} with the configuration of its own base revision, "
-        f"as the Action would have. {report.wall_seconds:.1f} s in all, "
+        f"`(#N)`), each reviewed {review} with {_configuration(report)}. "
+        f"{report.wall_seconds:.1f} s in all, "
         f"{report.seconds_per_pr_median:.2f} s median per PR."),
         "",
         "## Lanes",

@@ -2,7 +2,8 @@
 
 Each PR is read with :func:`pr_review.sources.git.read_local_pr` as ``base...head`` and reviewed
 with the configuration and policy files of its own base revision (what the Action would have
-used when the PR was open), as an untrusted PR: built-in static verifiers only, no
+used when the PR was open; ``--config`` gives one configuration file for all), as an untrusted
+PR: built-in static verifiers only, no
 repository commands run on historical revisions. A PR whose review fails (an invalid
 configuration at its base, a broken commit) is recorded with its error; the others go on.
 The review only reads commits and trees, so concurrent reviews share the repository.
@@ -42,6 +43,8 @@ class RunSettings:
     concurrency: int = 2
     model_for: ModelFor = no_model
     trust_mode: TrustMode = TrustMode.UNTRUSTED
+    config: Path | None = None
+    """``--config``: one configuration file for every PR instead of each base revision's."""
 
 
 def review_all(
@@ -65,7 +68,7 @@ def _review_one(
     started = time.monotonic()
     try:
         pr = read_local_pr(repo, merged.base, merged.head, title=merged.title, body=merged.body)
-        config = config_for(pr, None)
+        config = config_for(pr, settings.config)
         model, skip = settings.model_for(config)
         outcome = run_review(
             pr,
