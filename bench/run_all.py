@@ -25,6 +25,7 @@ BENCHES = (
     "bench_backtest.py",
     "bench_findings.py",
     "bench_process.py",
+    "bench_shared_parses.py",
 )
 
 

@@ -34,6 +34,7 @@ from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
 from pr_review.evidence.security_scope import security_scope_factors
 from pr_review.evidence.settings import EvidenceConfig
+from pr_review.evidence.shared_parses import shared_parses
 from pr_review.evidence.sinks import sink_factors
 from pr_review.evidence.subsystems import compile_subsystems, subsystem_of
 from pr_review.evidence.validation_regexes import validation_regex_factors
@@ -67,6 +68,18 @@ def build_pack(
     clock: Callable[[], float] = time.monotonic,
 ) -> EvidencePack:
     """Build the evidence pack of ``pr``; ``verification`` comes from the verifier stage."""
+    with shared_parses():
+        return _build_pack(pr, config, verification=verification, now=now, clock=clock)
+
+
+def _build_pack(
+    pr: PullRequest,
+    config: EvidenceConfig,
+    *,
+    verification: Verification | None,
+    now: Callable[[], datetime],
+    clock: Callable[[], float],
+) -> EvidencePack:
     started = clock()
     excluded = detect(
         pr.diff.files,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from pr_review.evidence.shared_parses import parsed
 from pr_review.sources.paths import extension, module_name
 
 MAX_SOURCE_BYTES = 1_000_000
@@ -90,10 +91,16 @@ def _parser(language: str) -> Any | None:
 
 def _root(path: str, source: str | None) -> tuple[Any, bytes] | None:
     """The tree-sitter root of ``source`` and its bytes; None without a grammar, for a source
-    too large, or when the parser fails."""
+    too large, or when the parser fails. Shared within a pack
+    (:mod:`pr_review.evidence.shared_parses`)."""
     language = language_of(path)
     if language is None or source is None:
         return None
+    text = source
+    return parsed(f"tree-sitter:{language}", text, lambda: _parse_root(language, text))
+
+
+def _parse_root(language: str, source: str) -> tuple[Any, bytes] | None:
     data = source.encode("utf-8", errors="replace")
     parser = _parser(language) if len(data) <= MAX_SOURCE_BYTES else None
     if parser is None:

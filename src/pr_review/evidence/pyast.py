@@ -14,6 +14,8 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator
 
+from pr_review.evidence.shared_parses import parsed
+
 MAX_SOURCE_CHARS = 1_000_000
 """Larger sources are not parsed (the lexical analysis still runs on their changed lines)."""
 
@@ -75,8 +77,10 @@ def same_behaviour(old: str, new: str) -> bool:
 
 def parse_python(source: str, limit: int = MAX_SOURCE_CHARS) -> ast.Module | None:
     """The module tree of ``source``, or None when it does not parse or is over ``limit``
-    characters. Every ``ast.parse`` of the package goes through here (see ``_PARSE_LOCK``)."""
-    return _parse(source, limit)
+    characters. Every ``ast.parse`` of the package goes through here (see ``_PARSE_LOCK``).
+    The tree is shared within a pack (:mod:`pr_review.evidence.shared_parses`): do not change
+    it."""
+    return parsed(f"python:{limit}", source, lambda: _parse(source, limit))
 
 
 _PARSE_LOCK = threading.Lock()
