@@ -205,6 +205,20 @@ def render(title: str, per_repo: dict[str, Figures], show_cases: bool) -> None:
             print(f"  {repo} error: {err}")
 
 
+def _config_file(given: Path | None, lanes_only: bool, tmp: Path) -> Path | None:
+    """``--config`` as given, with the verifiers turned off under ``--lanes-only``."""
+    if given is None and not lanes_only:
+        return None
+    from pr_review import yamlfiles
+
+    data = (yamlfiles.load(given.read_text(encoding="utf-8")) if given is not None else None) or {}
+    if lanes_only:
+        data.setdefault("verifiers", {})["enabled"] = False
+    path = tmp / "config.yml"
+    path.write_text(json.dumps(data), encoding="utf-8")  # JSON is YAML
+    return path
+
+
 def main(argv: list[str]) -> int:
     """Measure the chosen halves in the chosen title modes and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -224,6 +238,9 @@ def main(argv: list[str]) -> int:
                              "built outside bench/corpora's budget: build_corpora.py build --out)")
     parser.add_argument("--lanes-only", action="store_true",
                         help="verifiers off (the lane does not read them): a faster run")
+    parser.add_argument("--config", type=Path,
+                        help="review every case with this .pr-review/config.yml (a repository's "
+                             "caps, overrides); --lanes-only still turns the verifiers off")
     args = parser.parse_args(argv[1:])
     modes = ["published", "neutral"] if args.titles == "both" else [args.titles]
     results: dict[str, object] = {}
@@ -239,10 +256,7 @@ def main(argv: list[str]) -> int:
             print(f"[{half} / {mode}] reviewing ...", file=sys.stderr, flush=True)
             with tempfile.TemporaryDirectory(prefix="bench-corpora-") as tmp:
                 source = corpus if mode == "published" else neutral_copy(corpus, Path(tmp) / "c")
-                config = None
-                if args.lanes_only:
-                    config = Path(tmp) / "lanes-only.yml"
-                    config.write_text("verifiers:\n  enabled: false\n", encoding="utf-8")
+                config = _config_file(args.config, args.lanes_only, Path(tmp))
                 details: list[dict[str, object]] | None = [] if args.details else None
                 per_repo = measure(source, Path(tmp) / "out", args.concurrency, config, details)
                 if args.details and details is not None:
