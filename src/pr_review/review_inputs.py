@@ -21,18 +21,24 @@ def config_for(pr: PullRequest, explicit: Path | None) -> Config:
     Defaults when the base revision has none.
     """
     if explicit is not None:
-        if explicit.is_dir():
-            raise UserError(
-                f"--config {explicit} is a directory: pass the YAML file itself "
-                f"(e.g. --config {explicit / CONFIG_RELPATH})."
-            )
-        if not explicit.is_file():
-            raise UserError(f"--config {explicit}: no such file. Pass an existing YAML file.")
-        return load_config(explicit)
+        return explicit_config(explicit)
     text = pr.base_tree.read(CONFIG_RELPATH.as_posix())
     if text is None:
         return Config()
     return parse_config(text, source=f"{pr.base_ref or 'base'}:{CONFIG_RELPATH.as_posix()}")
+
+
+def explicit_config(path: Path) -> Config:
+    """The configuration file given with ``--config``; a clear error when it is a directory,
+    missing or invalid."""
+    if path.is_dir():
+        raise UserError(
+            f"--config {path} is a directory: pass the YAML file itself "
+            f"(e.g. --config {path / CONFIG_RELPATH})."
+        )
+    if not path.is_file():
+        raise UserError(f"--config {path}: no such file. Pass an existing YAML file.")
+    return load_config(path)
 
 
 def policy_files_of(pr: PullRequest) -> dict[str, str]:

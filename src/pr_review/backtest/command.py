@@ -22,8 +22,9 @@ from pr_review.backtest.history import (
 from pr_review.backtest.progress import Progress
 from pr_review.backtest.report import build_report, render_summary, write_report
 from pr_review.backtest.run import RunSettings, review_all
-from pr_review.config import Config, load_config
+from pr_review.config import Config
 from pr_review.errors import UserError
+from pr_review.review_inputs import explicit_config
 from pr_review.reviewers.interface import StructuredModel
 
 DEFAULT_LAST = 100
@@ -60,7 +61,7 @@ def run_backtest_command(
     selection = selection_of(args)
     config_file: Path | None = getattr(args, "config", None)
     if config_file is not None:
-        check_config_file(config_file)
+        explicit_config(config_file)  # every PR would fail on a bad file: stop before any
     repo: Path = args.repo
     check_repository(repo)
     prs = find_merged_prs(repo, args.branch, selection)
@@ -93,16 +94,6 @@ def run_backtest_command(
     stdout.write(render_summary(report))
     stderr.write(f"pr-review: wrote {json_path} and {md_path}\n")
     return 0
-
-
-def check_config_file(path: Path) -> None:
-    """Fail before any review when ``--config`` is missing or invalid (every PR would fail)."""
-    if path.is_dir():
-        raise UserError(f"--config {path} is a directory: pass the YAML file itself "
-                        f"(e.g. --config {path / '.pr-review' / 'config.yml'}).")
-    if not path.is_file():
-        raise UserError(f"--config {path}: no such file. Pass an existing YAML file.")
-    load_config(path)
 
 
 def _model(env: Mapping[str, str]) -> StructuredModel:

@@ -18,7 +18,9 @@ security finding; the repository's own overrides.
 
 Factors keyed to a name, a count or generic code contribute yellow at most (:data:`YELLOW_AT_MOST`,
 each with why and an example of what raised it red before). They are kept in the pack, named,
-with their reason; the lane is red only when transferable evidence says so.
+with their reason; the lane is red only when transferable evidence says so. A repository may
+hold any other factor to yellow on its own paths, with its reason (``risk.yellow_at_most``,
+:func:`repository_cap`): its maintainers' judgement of a factor its subject trips on every PR.
 """
 
 from __future__ import annotations
