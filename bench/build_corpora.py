@@ -152,6 +152,9 @@ REPOS = {
     "go-slug": ("hashicorp/go-slug", "go", "archive packer/unpacker"),
     "cheroot": ("cherrypy/cheroot", "python", "HTTP server"),
     "mistune": ("lepture/mistune", "python", "Markdown parser"),
+    "python-markdown2": ("trentm/python-markdown2", "python", "Markdown converter"),
+    "markdown-it": ("markdown-it/markdown-it", "javascript", "Markdown parser"),
+    "gomarkdown": ("gomarkdown/markdown", "go", "Markdown parser"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
