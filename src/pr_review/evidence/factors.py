@@ -15,6 +15,7 @@ from pr_review.evidence import (
     input_flows,
     limits,
     line_breaks,
+    markup_escaping,
     origin_checks,
     path_escapes,
     security_scope,
@@ -38,7 +39,8 @@ def known_factors() -> frozenset[str]:
     structural = {
         advisory.FACTOR, backtracking.REMOVED, backtracking.ADDED, ci.TRUST, ci.CHANGE,
         credential_headers.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR, guards.ADDED_FACTOR,
-        input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR, origin_checks.FACTOR,
+        input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR, markup_escaping.FACTOR,
+        origin_checks.FACTOR,
         path_escapes.FACTOR, security_scope.FACTOR, security_scope.CHECK_FACTOR,
         validation_regexes.FACTOR,
     }

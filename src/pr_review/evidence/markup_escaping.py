@@ -1,0 +1,219 @@
+"""Escaping of values interpolated into HTML markup, counted on both sides of a PR.
+
+Markup built by interpolating values (the watched sink rules of category ``html``: JavaScript
+and TypeScript concatenation, Python ``+``/``%``/f-strings/``.format``, Go ``+`` and
+``fmt.Sprintf`` with a tag in the format) is where cross-site scripting is made or fixed, in
+every language, and the fix is almost always an escaping call put around a value that went in
+raw (``'<div class="math">' + escape_text(text)``, ``html.escape(heading_id)``,
+``template.HTMLEscapeString(s)``); the regression takes one away. What is counted, on the
+syntax tree's markup expressions (each source line of an outermost one once): calls whose name
+says escaping (``escape``, ``escapeHtml``, ``escape_url``, ``EscapeString``; not ``unescape``),
+sanitizing (``sanitize*``) or URL encoding (``quote``, ``encodeURIComponent``...), and the
+markup expressions themselves. ``markup-escaping-changed`` (red) when the PR's code files make
+a different number of such calls inside markup while building the same number of markup
+expressions: an escape put around, or taken from, a value of existing markup. New markup that
+comes with its own escaping (a renderer added), markup rewritten with every escape kept (a
+``%`` format turned into an f-string) and an escape renamed (``html.escape`` -> ``escape``) are
+no change. The callee names are the one lexical part: the lines read are the syntax tree's.
+
+Examples (run by the test suite, ``MARKUP_ESCAPING_EXAMPLES``): (path, base, head, changed?).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from pr_review.evidence.lexing import shorten
+from pr_review.evidence.sides import CodeSides, code_sides
+from pr_review.rules import SinkCategory, SinkRule, language_of, load_sink_rules
+from pr_review.rules.engine import scan_source
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
+from pr_review.sources.diff import FileDiff
+from pr_review.sources.model import RepoTree
+
+FACTOR = "markup-escaping-changed"
+MAX_CHARS = 1_000_000
+"""Larger sources are not read for markup."""
+
+_CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+_ENCODERS = frozenset(
+    {"quote", "quoteattr", "quote_plus", "encodeuri", "encodeuricomponent", "htmlspecialchars",
+     "htmlentities", "safe_url", "safeurl", "urlencode"}
+)
+
+
+def is_escaping(name: str) -> bool:
+    """Whether a callee's last name says it escapes, sanitizes or URL-encodes a value."""
+    lowered = name.lower()
+    if lowered.startswith("unescape"):
+        return False
+    return "escape" in lowered or lowered.startswith("sanitize") or lowered in _ENCODERS
+
+
+@dataclass(frozen=True)
+class Escape:
+    """An escaping call on a line of markup-building code."""
+
+    line: int
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Markup:
+    """One side of a file: its outermost markup expressions and the escapes on their lines."""
+
+    expressions: int
+    escapes: tuple[Escape, ...]
+
+
+@cache
+def _html_rules() -> tuple[SinkRule, ...]:
+    return tuple(r for r in load_sink_rules() if r.category is SinkCategory.HTML)
+
+
+def read(path: str, source: str | None) -> list[Markup] | None:
+    """The markup of ``source`` (a one-element list, for :func:`code_sides`); None when no
+    rule reads its language or it is too large."""
+    language = language_of(path)
+    if source is None or language is None or len(source) > MAX_CHARS:
+        return None
+    hits = scan_source(source, language, _html_rules())
+    spans: list[tuple[int, int]] = []
+    for start, end in sorted(((h.line, h.end_line) for h in hits), key=lambda s: (s[0], -s[1])):
+        if spans and start >= spans[-1][0] and end <= spans[-1][1]:
+            continue  # a sub-expression of the markup expression before it
+        spans.append((start, end))
+    lines = source.splitlines()
+    covered = sorted({n for start, end in spans for n in range(start, end + 1)})
+    escapes = tuple(
+        Escape(n, match.group(1), lines[n - 1].strip())
+        for n in covered
+        if n <= len(lines)
+        for match in _CALL.finditer(lines[n - 1])
+        if is_escaping(match.group(1))
+    )
+    return [Markup(len(spans), escapes)]
+
+
+def _totals(sides: Sequence[CodeSides[Markup]], new: bool) -> tuple[int, int]:
+    marks = [m for s in sides for m in (s.new if new else s.old)]
+    return sum(m.expressions for m in marks), sum(len(m.escapes) for m in marks)
+
+
+def markup_escaping_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """One red factor when escapes inside markup were added or removed while the markup
+    expressions stayed as many, at the first file whose escapes changed."""
+    sides = code_sides(files, base, head, read)
+    (markup_before, escapes_before), (markup_after, escapes_after) = (
+        _totals(sides, new=False), _totals(sides, new=True)
+    )
+    if escapes_before == escapes_after or markup_before != markup_after:
+        return []
+    for side in sides:
+        old = [e for m in side.old for e in m.escapes]
+        new = [e for m in side.new for e in m.escapes]
+        if len(old) == len(new):
+            continue
+        added = len(new) > len(old)
+        names = [e.name for e in (old if added else new)]
+        first = next((e for e in (new if added else old) if e.name not in names),
+                     (new if added else old)[0])
+        where = f"line {first.line}" + ("" if added else " of the base file")
+        verb = "put around a value" if added else "taken from a value"
+        return [
+            RiskFactor(
+                factor=FACTOR,
+                files=(side.path,),
+                severity=FactorSeverity.RED,
+                why=f"an escaping call {verb} interpolated into HTML markup ({where}: "
+                f"`{shorten(first.code, 80)}`; {escapes_before} escaping call(s) in "
+                f"{markup_before} markup expression(s) before, {escapes_after} after): this is "
+                "how cross-site scripting is fixed, or reopened",
+            )
+        ]
+    return []
+
+
+MARKUP_ESCAPING_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a value of existing markup escaped (a math plugin's XSS fix, Python)
+        "plugins/math.py",
+        "def render(text):\n    return '<div class=\"math\">$$\\n' + text + '\\n$$</div>\\n'\n",
+        (
+            "def render(text):\n    return '<div class=\"math\">$$\\n' + escape(text) + "
+            "'\\n$$</div>\\n'\n"
+        ),
+        True,
+    ),
+    (  # an f-string heading whose id gains html.escape
+        "renderers/html.py",
+        "def heading(text, level, hid):\n    return f'<h{level} id=\"{hid}\">{text}</h{level}>'\n",
+        (
+            "def heading(text, level, hid):\n"
+            "    return f'<h{level} id=\"{html.escape(hid)}\">{text}</h{level}>'\n"
+        ),
+        True,
+    ),
+    (  # JavaScript: an escape taken away from a redirect body
+        "lib/response.js",
+        "function body(u) {\n  return '<p>Redirecting to ' + escapeHtml(u) + '</p>'\n}\n",
+        "function body(u) {\n  return '<p>Redirecting to ' + u + '</p>'\n}\n",
+        True,
+    ),
+    (  # Go: an alt text escaped in a Sprintf
+        "html/renderer.go",
+        (
+            "package html\nfunc img(src, alt string) string {\n"
+            "\treturn fmt.Sprintf(\"<img src=\\\"%s\\\" alt=\\\"%s\\\">\", src, alt)\n}\n"
+        ),
+        (
+            "package html\nfunc img(src, alt string) string {\n"
+            "\treturn fmt.Sprintf(\"<img src=\\\"%s\\\" alt=\\\"%s\\\">\", src, "
+            "html.EscapeString(alt))\n}\n"
+        ),
+        True,
+    ),
+    # no change: a format turned into an f-string with its escape kept, an escape renamed, a
+    # new renderer that brings its own escaping, a regex's named group, an unescape
+    (
+        "sanitizer.py",
+        "def end(token):\n    return '</%s>' % escape(token['name'])\n",
+        "def end(token):\n    return f\"</{escape(token['name'])}>\"\n",
+        False,
+    ),
+    (
+        "utils.py",
+        "def link(location):\n    return f'<a href=\"{html.escape(location)}\">here</a>'\n",
+        "def link(location):\n    return f'<a href=\"{escape(location)}\">here</a>'\n",
+        False,
+    ),
+    (
+        "renderers/html.py",
+        "def strong(text):\n    return '<strong>' + text + '</strong>'\n",
+        (
+            "def strong(text):\n    return '<strong>' + text + '</strong>'\n\n\n"
+            "def abbr(text, title):\n    return '<abbr title=\"' + escape(title) + '\">' + text + "
+            "'</abbr>'\n"
+        ),
+        False,
+    ),
+    (
+        "block.py",
+        "LEAD = r'^(?P<lead> {0,3})'\nLINE = escape(x)\n",
+        "LEAD = r'^(?P<lead> {0,4})'\nLINE = escape(x)\n",
+        False,
+    ),
+    (
+        "lib/decode.js",
+        "function text(s) {\n  return '<p>' + s + '</p>'\n}\n",
+        "function text(s) {\n  return '<p>' + unescapeAll(s) + '</p>'\n}\n",
+        False,
+    ),
+)
+"""A base and a head source of one file, and whether the change is red."""
