@@ -71,7 +71,9 @@ def test_the_budget_cuts_the_running_verifier_and_skips_the_rest() -> None:
     ruff, secrets, mypy = verification.verifiers
     # Secrets goes first, on its own time (4 s); ruff gets the 2 s left of the shared budget
     # and is killed; mypy would start after the budget is spent.
-    assert tools.started[0] == "detect_secrets"
+    # One failure was seen once under heavy load (ruff first); say everything if it recurs.
+    seen = (tools.started, [(v.name, v.status, v.reason) for v in verification.verifiers])
+    assert tools.started[0] == "detect_secrets", seen
     assert secrets.status is VerifierStatus.PASS
     assert ruff.status is VerifierStatus.TIMEOUT
     assert "budget" in (ruff.reason or "")
