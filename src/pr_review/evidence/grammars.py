@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from pr_review.evidence.shared_parses import parsed
@@ -96,8 +96,7 @@ def _root(path: str, source: str | None) -> tuple[Any, bytes] | None:
     language = language_of(path)
     if language is None or source is None:
         return None
-    text = source
-    return parsed(f"tree-sitter:{language}", text, lambda: _parse_root(language, text))
+    return parsed(f"tree-sitter:{language}", source, partial(_parse_root, language, source))
 
 
 def _parse_root(language: str, source: str) -> tuple[Any, bytes] | None:

@@ -24,20 +24,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.sides import CodeSides, code_sides
-from pr_review.rules import SinkCategory, SinkRule, language_of, load_sink_rules
-from pr_review.rules.engine import scan_source
+from pr_review.evidence.sinks import MAX_BYTES, hits_of
+from pr_review.rules import SinkCategory, language_of
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "markup-escaping-changed"
-MAX_CHARS = 1_000_000
-"""Larger sources are not read for markup."""
 
 _CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 _ENCODERS = frozenset(
@@ -71,18 +68,13 @@ class Markup:
     escapes: tuple[Escape, ...]
 
 
-@cache
-def _html_rules() -> tuple[SinkRule, ...]:
-    return tuple(r for r in load_sink_rules() if r.category is SinkCategory.HTML)
-
-
 def read(path: str, source: str | None) -> list[Markup] | None:
     """The markup of ``source`` (a one-element list, for :func:`code_sides`); None when no
     rule reads its language or it is too large."""
     language = language_of(path)
-    if source is None or language is None or len(source) > MAX_CHARS:
+    if source is None or language is None or len(source) > MAX_BYTES:
         return None
-    hits = scan_source(source, language, _html_rules())
+    hits = [h for h in hits_of(source, language) if h.category is SinkCategory.HTML]
     spans: list[tuple[int, int]] = []
     for start, end in sorted(((h.line, h.end_line) for h in hits), key=lambda s: (s[0], -s[1])):
         if spans and start >= spans[-1][0] and end <= spans[-1][1]:

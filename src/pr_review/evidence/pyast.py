@@ -13,6 +13,7 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 
 from pr_review.evidence.shared_parses import parsed
 
@@ -80,7 +81,7 @@ def parse_python(source: str, limit: int = MAX_SOURCE_CHARS) -> ast.Module | Non
     characters. Every ``ast.parse`` of the package goes through here (see ``_PARSE_LOCK``).
     The tree is shared within a pack (:mod:`pr_review.evidence.shared_parses`): do not change
     it."""
-    return parsed(f"python:{limit}", source, lambda: _parse(source, limit))
+    return parsed(f"python:{limit}", source, partial(_parse, source, limit))
 
 
 _PARSE_LOCK = threading.Lock()

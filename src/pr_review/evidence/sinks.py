@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 
 from pr_review.evidence.lexing import mask_receivers
+from pr_review.evidence.shared_parses import parsed
 from pr_review.rules import SinkHit, SinkLane, language_of
 from pr_review.rules.engine import scan_source
 from pr_review.schema.enums import FactorSeverity
@@ -45,7 +47,13 @@ def _hits(tree: RepoTree, path: str, language: str) -> list[SinkHit]:
     text = tree.read(path)
     if text is None or len(text) > MAX_BYTES:
         return []
-    return scan_source(text, language)
+    return hits_of(text, language)
+
+
+def hits_of(source: str, language: str) -> list[SinkHit]:
+    """Every sink rule's hits in ``source``, scanned once per pack
+    (:mod:`pr_review.evidence.shared_parses`): the markup reader reads the same hits."""
+    return parsed(f"sink-rules:{language}", source, partial(scan_source, source, language))
 
 
 def _severity(lane: SinkLane) -> FactorSeverity:
