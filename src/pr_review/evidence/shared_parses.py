@@ -3,7 +3,8 @@
 A dozen readers (decisions, guards, bounds, input flows, regexes, markers...) each read the
 PR's changed files on both sides; without sharing, every one of them parsed every source again
 (Python's ``ast`` and tree-sitter alike: on aiohttp's PRs 426 Python parses for about 60
-distinct sources). Inside :func:`shared_parses` a source parsed once is handed to every reader
+distinct sources), and the markup reader scanned with the sink rules what the sink factors had
+scanned. Inside :func:`shared_parses` a source parsed (or scanned) once is handed to every reader
 that asks for it with the same parser; outside it nothing is kept. Trees are shared, so readers
 must not change them (the one reader that edits a tree, :mod:`pr_review.evidence.pyast`'s
 docstring-blind keys, parses its own copy). At most ``budget_chars`` characters of source are
