@@ -155,6 +155,9 @@ REPOS = {
     "python-markdown2": ("trentm/python-markdown2", "python", "Markdown converter"),
     "markdown-it": ("markdown-it/markdown-it", "javascript", "Markdown parser"),
     "gomarkdown": ("gomarkdown/markdown", "go", "Markdown parser"),
+    "xmldom": ("xmldom/xmldom", "javascript", "XML parser"),
+    "go-git": ("go-git/go-git", "go", "git implementation"),
+    "scrapy": ("scrapy/scrapy", "python", "web crawler framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
