@@ -158,6 +158,9 @@ REPOS = {
     "xmldom": ("xmldom/xmldom", "javascript", "XML parser"),
     "go-git": ("go-git/go-git", "go", "git implementation"),
     "scrapy": ("scrapy/scrapy", "python", "web crawler framework"),
+    "handlebars": ("handlebars-lang/handlebars.js", "javascript", "template engine"),
+    "miekg-dns": ("miekg/dns", "go", "DNS library"),
+    "django-rest-framework": ("encode/django-rest-framework", "python", "REST framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
