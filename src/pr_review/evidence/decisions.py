@@ -543,7 +543,7 @@ def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChang
     before, after = _as_calls(old or Counter()), _as_calls(new or Counter())
     if before == after:
         return None
-    came, gone = _without_forwards(after - before, before - after)
+    came, gone = _without_swapped_refusals(*_without_forwards(after - before, before - after))
     renamed = Counter(map(_shape, _checks(came))) & Counter(map(_shape, _checks(gone)))
     added = tuple(sorted(_unpaired(came, renamed), key=_weight))
     removed = tuple(sorted(_unpaired(gone, renamed), key=_weight))
@@ -586,6 +586,26 @@ def _without_forwards(came: Counter[str], gone: Counter[str]) -> tuple[Counter[s
             paired = min(mine[atom], theirs[call])
             theirs[call] -= paired
             del mine[atom]
+    return +came, +gone
+
+
+_REFUSAL_VERBS = ("refuse raise ", "refuse throw ")
+
+
+def _without_swapped_refusals(
+    came: Counter[str], gone: Counter[str]
+) -> tuple[Counter[str], Counter[str]]:
+    """``came`` and ``gone`` without refusals that only changed what they throw: ``throw new
+    Error(m)`` -> ``throw new ProxyError(m)``, ``raise ValueError`` -> ``raise ConfigError``
+    refuse where they did (the conditions around them are compared on their own), so each
+    refusal of one side pairs off with one of the other side, by verb (raise, throw)."""
+    came, gone = Counter(came), Counter(gone)
+    for verb in _REFUSAL_VERBS:
+        mine = sorted(a for a in came.elements() if a.startswith(verb))
+        theirs = sorted(a for a in gone.elements() if a.startswith(verb))
+        for atom_came, atom_gone in zip(mine, theirs, strict=False):
+            came[atom_came] -= 1
+            gone[atom_gone] -= 1
     return +came, +gone
 
 
@@ -906,6 +926,37 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         "def verify(t):\n    if not t:\n        raise InvalidToken('bad')\n",
         "def verify(t):\n    if not t:\n        raise InvalidToken(f'bad token {t!r}')\n",
         False,
+    ),
+    (  # a refusal that only throws another class refuses where it did (http-proxy-middleware's
+        # verifyConfig throwing its own error class)
+        "configuration.ts",
+        "function verifyConfig(o) {\n  if (!o.target) {\n    throw new Error(ERR)\n  }\n}\n",
+        (
+            "function verifyConfig(o) {\n  if (!o.target) {\n"
+            "    throw new HttpProxyMiddlewareError(ERR)\n  }\n}\n"
+        ),
+        False,
+    ),
+    (
+        "a.py",
+        "def verify(t):\n    if not t:\n        raise ValueError('bad')\n",
+        "def verify(t):\n    if not t:\n        raise InvalidToken('bad')\n",
+        False,
+    ),
+    (  # ... but a refusal added or removed is a change, whatever it throws
+        "configuration.ts",
+        "function verifyConfig(o) {\n  if (!o.target) {\n    throw new Error(ERR)\n  }\n}\n",
+        (
+            "function verifyConfig(o) {\n  if (!o.target) {\n    throw new Error(ERR)\n  }\n"
+            "  if (!o.router) {\n    throw new HttpProxyMiddlewareError(ERR)\n  }\n}\n"
+        ),
+        True,
+    ),
+    (  # ... and so is a refusal that became a return
+        "a.py",
+        "def verify(t):\n    if not t:\n        raise InvalidToken('bad')\n    return t\n",
+        "def verify(t):\n    if not t:\n        return None\n    return t\n",
+        True,
     ),
 )
 
