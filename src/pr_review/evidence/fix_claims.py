@@ -1,0 +1,270 @@
+"""What the PR's own changelog entry and regression tests call its change: a security fix.
+
+Projects that land a fix under a neutral title still describe it in what the same PR adds:
+its changelog entry (a Keep a Changelog ``### Security`` section, "Fix XSS in image titles",
+"Fixed a potential denial of service", a towncrier fragment of type ``security``) and its
+regression test (``test/tm-cases/xss_issue699.text``, ``tests/test_asgi_keepalive_smuggling.py``,
+``it('does not allow prototype pollution')``). The words name a class of vulnerability, not a
+piece of code, and mean the same in every repository, so they are read like the advisory ids of
+:mod:`pr_review.evidence.advisory` and make the PR red through ``security-advisory``.
+
+What is not read: a PR that changes no code (a release's notes listing fixes merged before, a
+dependency bump with its advisory, tests alone), code changes that only set a version string (a
+release), lines the PR only moves or rewords (the same line removed), test files the PR only
+edits (their names are old), and the ``X-XSS-Protection`` header's name. PR text is hostile
+data; this signal can only raise the lane.
+
+Examples (run by the test suite): ``CLAIM_EXAMPLES`` (a line, a claim?), ``CHANGELOG_EXAMPLES``
+(a path, a changelog?) and ``TEST_NAME_EXAMPLES`` (an added test file, named for a
+vulnerability?).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from difflib import SequenceMatcher
+from pathlib import PurePosixPath
+
+from pr_review.evidence.lexing import shorten
+from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.paths import PathKind, segments
+
+CHANGELOG_STEMS = frozenset(
+    {
+        "changelog", "changes", "history", "news", "releasenotes", "release-notes",
+        "release_notes", "releases", "whatsnew", "whats-new", "whats_new",
+    }
+)  # fmt: skip
+"""File names (before the first dot, any case) of release notes."""
+CHANGELOG_DIRS = frozenset(
+    {
+        "changelog", "changelog.d", "changes", "changes.d", "newsfragments", "news",
+        ".changeset", "changesets", "release-notes", "releasenotes", "unreleased",
+    }
+)  # fmt: skip
+"""Folders of changelog fragments (towncrier, changesets, reno)."""
+_HEADING = re.compile(
+    r"^[\s#*_=\[\-]*security(?:\s+(?:fix(?:es)?|bug\s?fix(?:es)?|issues?|updates?|release))?"
+    r"[\s*_:\]\-=]*$",
+    re.IGNORECASE,
+)
+"""A section heading that is only the word: Keep a Changelog's ``### Security`` ("in case of
+vulnerabilities"), ``**Security fixes**``, ``[Security Fixes]``, ``Security Bugfix``."""
+_CLAIMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a security fix", re.compile(
+        r"\bsecurity\s+(?:fix(?:es|ed)?|bug\s?fix(?:es)?|issues?|holes?|vulnerabilit(?:y|ies)|"
+        r"bugs?|release|advisor(?:y|ies)|problems?|flaws?)\b", re.IGNORECASE)),
+    ("a vulnerability", re.compile(r"\bvulnerab(?:le|ility|ilities)\b", re.IGNORECASE)),
+    ("an advisory id", re.compile(
+        r"\b(?:GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,7})\b", re.IGNORECASE)),
+    ("cross-site scripting", re.compile(r"\bXSS\b|\bcross[- ]site[- ]scripting\b",
+                                        re.IGNORECASE)),
+    ("denial of service", re.compile(
+        r"\bdenial[- ]of[- ]service\b|\bRe(?:gex|gexp)?\s?DoS\b|(?-i:\bDoS\b)|"
+        r"\bcatastrophic(?:ally)?\s+backtrack|\bdecompression[- ]bomb|\bbillion[- ]laughs\b",
+        re.IGNORECASE)),
+    ("request smuggling", re.compile(
+        r"\b(?:request|response)\s+(?:smuggling|splitting)\b|\bHTTP\s+desync\b",
+        re.IGNORECASE)),
+    ("path traversal", re.compile(r"\b(?:path|directory)[- ]traversal\b|\bzip[- ]slip\b",
+                                  re.IGNORECASE)),
+    ("prototype pollution", re.compile(r"\bprototype[- ]pollution\b", re.IGNORECASE)),
+    ("an open redirect", re.compile(r"\bopen[- ]redirects?\b", re.IGNORECASE)),
+    ("an injection", re.compile(
+        r"\b(?:sql|command|shell|header|crlf|html|script|javascript|code|template|argument|"
+        r"ldap|xpath|log)\s+injection\b|\bXXE\b|\bSSRF\b|\bserver[- ]side request forgery\b",
+        re.IGNORECASE)),
+    ("a timing attack", re.compile(r"\btiming\s+(?:attack|oracle|side[- ]channel)s?\b",
+                                   re.IGNORECASE)),
+    ("code execution", re.compile(
+        r"\b(?:arbitrary|remote)\s+(?:code|command|file)\s+(?:execution|write|read|"
+        r"overwrite)\b|\bprivilege\s+escalation\b", re.IGNORECASE)),
+)
+"""A vulnerability named by its class: what the words mean does not depend on the project.
+Not here, because ordinary entries use them: "injection" alone (dependency injection),
+"bypass" (a cache), "malicious", "attack"."""
+_FRAGMENT_TYPE = re.compile(r"(?:^|\.)security(?:\.|$)", re.IGNORECASE)
+"""A towncrier fragment whose type is ``security`` (``1234.security.rst``)."""
+_VERSION_LINE = re.compile(
+    r"""^\s*(?:export\s+)?(?:(?:const|var|let|final|static|public)\s+)*
+        (?:[\w.]*\.)?_{0,2}(?:version|VERSION|Version)(?:_?(?:info|string|str))?_{0,2}
+        \s*(?::\s*\w+\s*)?(?::?=|=)\s*
+        (?:["'][^"']*["']|\([\d,\s"'a-z]*\)|\[[\d,\s"'a-z]*\])\s*[,;]?\s*(?://.*|\#.*)?$""",
+    re.VERBOSE,
+)
+"""A version string set (``__version__ = "2.5.4"``, ``const Version = "v5.2.0"``)."""
+MOVED_RATIO = 0.85
+"""An added line this similar to a removed line of the same file was reworded or moved."""
+
+
+def is_changelog(path: str, kind: PathKind | None) -> bool:
+    """Release notes or a changelog fragment (a documentation file by its kind)."""
+    if kind is not PathKind.DOCS:
+        return False
+    name = PurePosixPath(path).name.lower()
+    if name.split(".", 1)[0] in CHANGELOG_STEMS:
+        return True
+    return bool(CHANGELOG_DIRS.intersection(segments(path)))
+
+
+def claim(line: str) -> str | None:
+    """What an added changelog line says was fixed, or None when it claims no security fix."""
+    text = line.strip()
+    if not text:
+        return None
+    if _HEADING.match(text):
+        return "a security section"
+    for what, pattern in _CLAIMS:
+        if pattern.search(text):
+            return what
+    return None
+
+
+def version_only(f: FileDiff) -> bool:
+    """Every changed line of ``f`` sets a version string (a release bumping its version)."""
+    lines = [line for hunk in f.hunks for _, line in (*hunk.added, *hunk.removed)]
+    changed = [line for line in lines if line.strip()]
+    return bool(changed) and all(_VERSION_LINE.match(line) for line in changed)
+
+
+_TEST_NAME_WORDS = frozenset(
+    {
+        "xss", "redos", "traversal", "smuggling", "smuggle", "pollution", "ssrf", "xxe",
+        "vuln", "vulnerability", "vulnerabilities", "security", "exploit", "exploits",
+    }
+)  # fmt: skip
+"""Words of an added test file's name that say it tests a vulnerability (``xss_quotes.text``,
+``test_security_inline.py``, ``redos.spec.ts``). Not here: ``csrf`` and ``auth`` (features
+tested under those names), ``dos`` (``todos``, DOS line endings)."""
+_HEADER_NAMES = re.compile(r"x-xss-protection", re.IGNORECASE)
+"""A header named for XSS, set and tested by security-header middleware as a feature."""
+_WORD_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _name_words(path: str) -> set[str]:
+    name = PurePosixPath(path).name
+    return {part.lower() for part in _WORD_PARTS.findall(name)}
+
+
+def regression_test_markers(
+    files: Sequence[FileDiff], kinds: Mapping[str, PathKind], code: Sequence[FileDiff]
+) -> list[str]:
+    """The first regression test the PR adds for a vulnerability, named so (an added test
+    file's name, or a line it adds to its tests), as a short description naming where (at most
+    one); none unless ``code`` changes more than a version string."""
+    if not [f for f in code if not version_only(f)]:
+        return []
+    tests = [f for f in files if kinds.get(f.path) is PathKind.TEST]
+    for f in tests:
+        words = _name_words(f.path) & _TEST_NAME_WORDS
+        if f.status is FileStatus.ADDED and words:
+            return [f"a regression test it adds is named for {sorted(words)[0]}: `{f.path}`"]
+    for f in tests:
+        removed = [line.strip() for hunk in f.hunks for _, line in hunk.removed if line.strip()]
+        for hunk in f.hunks:
+            for number, line in hunk.added:
+                what = _test_claim(line)
+                if what is None or _moved(line.strip(), removed):
+                    continue
+                entry, where = shorten(line.strip(), 90), f"`{f.path}` line {number}"
+                return [f"a test it adds names {what}: `{entry}` ({where})"]
+    return []
+
+
+def _test_claim(line: str) -> str | None:
+    text = _HEADER_NAMES.sub("", line)
+    for what, pattern in _CLAIMS:
+        if what != "an advisory id" and pattern.search(text):
+            return what
+    return None
+
+
+def changelog_markers(
+    files: Sequence[FileDiff], kinds: Mapping[str, PathKind], code: Sequence[FileDiff]
+) -> list[str]:
+    """The first security claim among the lines the PR adds to its changelog, as a short
+    description naming where (at most one); none unless ``code`` (the PR's behaviour-changing
+    code files) changes more than a version string."""
+    if not [f for f in code if not version_only(f)]:
+        return []
+    for f in files:
+        if not is_changelog(f.path, kinds.get(f.path)):
+            continue
+        name = PurePosixPath(f.path).name
+        if f.status is FileStatus.ADDED and _FRAGMENT_TYPE.search(name.split(".", 1)[-1]):
+            return [f"a changelog fragment of type security, `{f.path}`"]
+        removed = [line.strip() for hunk in f.hunks for _, line in hunk.removed if line.strip()]
+        for hunk in f.hunks:
+            for number, line in hunk.added:
+                what = claim(line)
+                if what is None or _moved(line.strip(), removed):
+                    continue
+                entry, where = shorten(line.strip(), 90), f"`{f.path}` line {number}"
+                return [f"the changelog entry it adds names {what}: `{entry}` ({where})"]
+    return []
+
+
+def _moved(line: str, removed: Sequence[str]) -> bool:
+    return any(
+        SequenceMatcher(None, line, old, autojunk=False).ratio() >= MOVED_RATIO
+        for old in removed
+    )
+
+
+CLAIM_EXAMPLES: tuple[tuple[str, bool], ...] = (
+    # section headings (Keep a Changelog's Security section, release-note styles)
+    ("### Security", True),
+    ("**Security fixes**", True),
+    ("[Security Fixes]", True),
+    ("Security Bugfix", True),
+    ("Security", True),
+    # entries naming a class of vulnerability (python-markdown2, sqlparse, waitress, send)
+    ("- [pull #604] Fix XSS injection in image URLs (#603)", True),
+    ("* IMPORTANT: Fixes a potential denial of service attack (DOS) due to recursion", True),
+    ("- [pull #428] Fix catastrophic backtracking (Regex DoS) in pyshell blocks.", True),
+    ("  longer supported. This stops potential HTTP desync/HTTP request smuggling.", True),
+    ("  * Fix a path traversal issue when using `root`", True),
+    ("- Fixed a security issue where restricting the maximum number of followed", True),
+    ("- Fix CVE-2025-47944: a malformed multipart request crashes the process", True),
+    ("- Prevent prototype pollution in `merge`", True),
+    ("- Fix header injection through a newline in a cookie value", True),
+    # ordinary entries: words that only look like it
+    ("- Add a security headers option to the middleware", False),
+    ("- Support dependency injection of the session store", False),
+    ("- Allow bypassing the cache with `no-store`", False),
+    ("- Improve docs of the SECURITY.md policy", False),
+    ("- Fix handling of DOS line endings (CRLF) in fenced code", False),
+    ("- Add `sanitize` option", False),
+    ("## 2.5.4 (2024-05-01)", False),
+    # a known false claim, kept to show it: a policy sentence that names a security issue
+    ("- Document how to report a security issue", True),
+)
+"""Each: a line a PR adds to its changelog, and whether it is read as a security claim."""
+
+CHANGELOG_EXAMPLES: tuple[tuple[str, bool], ...] = (
+    ("CHANGELOG.md", True),
+    ("CHANGES.rst", True),
+    ("History.md", True),
+    ("docs/news.rst", True),
+    ("Changes", True),
+    ("changelog/1234.bugfix.rst", True),
+    (".changeset/brave-dogs-run.md", True),
+    ("README.md", False),
+    ("docs/security.md", False),
+    ("SECURITY.md", False),
+)
+"""Each: a documentation file, and whether it is release notes or a changelog fragment."""
+
+TEST_NAME_EXAMPLES: tuple[tuple[str, bool], ...] = (
+    ("test/tm-cases/xss_issue699.text", True),
+    ("tests/test_asgi_keepalive_smuggling.py", True),
+    ("src/redos.spec.ts", True),
+    ("tests/test_security_inline.py", True),
+    ("test/pathTraversal.test.js", True),
+    ("test/iexss.js", False),
+    ("tests/test_csrf_token.py", False),
+    ("test/todos.test.ts", False),
+    ("tests/test_redirects.py", False),
+)
+"""Each: a test file the PR adds, and whether its name says it tests a vulnerability."""

@@ -1,0 +1,133 @@
+"""A changelog entry or a regression test the PR adds calling its change a security fix makes
+it red."""
+
+from __future__ import annotations
+
+import pytest
+
+from pr_review.evidence.fix_claims import (
+    CHANGELOG_EXAMPLES,
+    CLAIM_EXAMPLES,
+    TEST_NAME_EXAMPLES,
+    changelog_markers,
+    claim,
+    is_changelog,
+    regression_test_markers,
+    version_only,
+)
+from pr_review.schema.enums import Lane
+from pr_review.sources.diff import FileStatus
+from pr_review.sources.paths import classify
+from tests.evidence.helpers import file_diff, lane_and_factors
+
+CODE_BASE = "def image(url):\n    return url\n"
+CODE_HEAD = "def image(url):\n    return url.replace('\"', '&quot;')\n"
+CODE_DIFF = file_diff(
+    "lib/markdown.py", ["    return url.replace('\"', '&quot;')"], ["    return url"], start=2
+)
+
+
+@pytest.mark.parametrize(("line", "claimed"), CLAIM_EXAMPLES)
+def test_claim_examples(line: str, claimed: bool) -> None:
+    assert (claim(line) is not None) is claimed
+
+
+@pytest.mark.parametrize(("path", "changelog"), CHANGELOG_EXAMPLES)
+def test_changelog_examples(path: str, changelog: bool) -> None:
+    assert is_changelog(path, classify(path)) is changelog
+
+
+def test_a_neutral_titled_fix_whose_changelog_names_xss_is_red_and_says_where() -> None:
+    lane, factors = lane_and_factors(
+        files=[
+            CODE_DIFF,
+            file_diff("CHANGES.md", ["- Fix XSS in image URLs (#603)", ""], [], start=3),
+        ],
+        base={"lib/markdown.py": CODE_BASE},
+        head={"lib/markdown.py": CODE_HEAD},
+    )
+    assert lane is Lane.RED
+    assert factors["security-advisory:red"].why == (
+        "the PR says it fixes a security issue: the changelog entry it adds names cross-site "
+        "scripting: `- Fix XSS in image URLs (#603)` (`CHANGES.md` line 3)"
+    )
+
+
+def test_a_release_that_only_sets_its_version_is_not_read() -> None:
+    # a release lists the fixes merged before it: its notes claim nothing about its own code
+    release = file_diff("lib/version.py", ['__version__ = "2.5.4"'], ['__version__ = "2.5.3"'])
+    notes = file_diff("CHANGES.md", ["## 2.5.4", "", "### Security", "- Fix ReDoS in lists"])
+    assert version_only(release)
+    assert changelog_markers([release, notes], {"lib/version.py": classify("lib/version.py"),
+                                                "CHANGES.md": classify("CHANGES.md")},
+                             [release]) == []
+    lane, factors = lane_and_factors(files=[release, notes])
+    assert "security-advisory:red" not in factors
+    assert lane is not Lane.RED
+
+
+def test_a_docs_only_changelog_edit_is_not_read() -> None:
+    lane, factors = lane_and_factors(
+        files=[file_diff("HISTORY.md", ["* Security fix for GHSA-v422-hmwv-36x6"])]
+    )
+    assert lane is Lane.GREEN
+    assert "security-advisory:red" not in factors
+
+
+def test_an_entry_only_reworded_is_not_a_claim() -> None:
+    # a typo fix in an old entry (jwx's "possiblity") moves the words, claims nothing new
+    notes = file_diff(
+        "Changes",
+        ["    headers could cause a panic, thereby introducing a possibility of a DoS."],
+        ["    headers could cause a panic, thereby introducing a possiblity of a DoS."],
+    )
+    kinds = {"Changes": classify("Changes"), "lib/markdown.py": classify("lib/markdown.py")}
+    assert changelog_markers([CODE_DIFF, notes], kinds, [CODE_DIFF]) == []
+
+
+def test_a_towncrier_fragment_of_type_security_is_a_claim() -> None:
+    fragment = file_diff("changelog/1234.security.rst", ["Reject absolute paths."],
+                         status=FileStatus.ADDED)
+    kinds = {fragment.path: classify(fragment.path), CODE_DIFF.path: classify(CODE_DIFF.path)}
+    found = changelog_markers([CODE_DIFF, fragment], kinds, [CODE_DIFF])
+    assert found == ["a changelog fragment of type security, `changelog/1234.security.rst`"]
+
+
+@pytest.mark.parametrize(("path", "named"), TEST_NAME_EXAMPLES)
+def test_test_name_examples(path: str, named: bool) -> None:
+    test = file_diff(path, ["x"], status=FileStatus.ADDED)
+    kinds = {path: classify(path), CODE_DIFF.path: classify(CODE_DIFF.path)}
+    assert bool(regression_test_markers([CODE_DIFF, test], kinds, [CODE_DIFF])) is named
+
+
+def test_a_neutral_titled_fix_with_a_regression_test_named_for_it_is_red() -> None:
+    test = file_diff("tests/test_keepalive_smuggling.py",
+                     ["def test_rejects():", "    assert True"], status=FileStatus.ADDED)
+    lane, factors = lane_and_factors(
+        files=[CODE_DIFF, test],
+        base={"lib/markdown.py": CODE_BASE},
+        head={"lib/markdown.py": CODE_HEAD},
+    )
+    assert lane is Lane.RED
+    assert factors["security-advisory:red"].why == (
+        "the PR says it fixes a security issue: a regression test it adds is named for "
+        "smuggling: `tests/test_keepalive_smuggling.py`"
+    )
+
+
+def test_a_test_line_naming_a_vulnerability_is_a_claim_but_not_the_xss_header() -> None:
+    kinds = {"test/app.test.js": classify("test/app.test.js"),
+             CODE_DIFF.path: classify(CODE_DIFF.path)}
+    named = file_diff("test/app.test.js", ["it('does not allow prototype pollution', () => {"])
+    header = file_diff("test/app.test.js", ["expect(h['X-XSS-Protection']).toBe('0')"])
+    found = regression_test_markers([CODE_DIFF, named], kinds, [CODE_DIFF])
+    line = "`it('does not allow prototype pollution', () => {`"
+    where = "(`test/app.test.js` line 1)"
+    assert found == [f"a test it adds names prototype pollution: {line} {where}"]
+    assert regression_test_markers([CODE_DIFF, header], kinds, [CODE_DIFF]) == []
+
+
+def test_tests_alone_are_not_read() -> None:
+    test = file_diff("tests/test_xss.py", ["def test_x():", "    pass"], status=FileStatus.ADDED)
+    kinds = {test.path: classify(test.path)}
+    assert regression_test_markers([test], kinds, []) == []
