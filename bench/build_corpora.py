@@ -334,7 +334,9 @@ class Builder:
         for line in git(self.scratch, "ls-tree", "-r", "-l", "-z", tree).split("\x00"):
             meta, _, path = line.partition("\t")
             parts = meta.split()
-            if len(parts) == 4 and parts[1] == "blob" and parts[3] != "-" \
+            if len(parts) == 4 and parts[1] == "blob" and parts[3] == "BAD":
+                big.append((parts[0], parts[2], -1, path))  # absent from the fetched mirror
+            elif len(parts) == 4 and parts[1] == "blob" and parts[3] != "-" \
                     and int(parts[3]) > SLIM_BYTES and self._binary(parts[2]):
                 big.append((parts[0], parts[2], int(parts[3]), path))
         result = tree
@@ -360,7 +362,9 @@ class Builder:
     def _placeholder(self, sha: str, size: int) -> str:
         if sha not in self._slim_blobs:
             text = (f"\x00corpus builder: a {size}-byte binary file (upstream blob {sha}) "
-                    f"left out to keep bench/corpora small\n")
+                    f"left out to keep bench/corpora small\n") if size >= 0 else (
+                    f"\x00corpus builder: upstream blob {sha} is absent from the fetched "
+                    f"mirror (its largest files may be listed but not stored)\n")
             done = subprocess.run(
                 ["git", "--git-dir", str(self.scratch), "hash-object", "-w", "--stdin"],
                 input=text.encode(), capture_output=True, check=True, timeout=600)
