@@ -32,11 +32,17 @@ SAME = [
     # a docstring-only body stays a body
     ('def f():\n    """Doc."""\n', "def f():\n    pass\n"),
     ("call(a,\n     b)\n", "call(a, b)  # joined\n"),
+    # an attribute docstring (a string standing alone after an assignment, read by Sphinx):
+    # Python evaluates it to nothing (scrapy's release-notes PR documenting `Crawler.logformatter`)
+    ('class C:\n    x = 1\n', 'class C:\n    x = 1\n    """What x is."""\n'),
+    ('def f():\n    x = 1\n    "s"\n', 'def f():\n    x = 1\n    "t"\n'),
 ]
 DIFFERENT = [
     ("def f(x):\n    return x + 1\n", "def f(x):\n    return x + 2\n"),
-    # a string that is not a docstring is data
-    ('def f():\n    x = 1\n    "s"\n', 'def f():\n    x = 1\n    "t"\n'),
+    # a string that is not a statement of its own is data; an f-string statement runs its
+    # expressions
+    ('def f():\n    x = "s"\n', 'def f():\n    x = "t"\n'),
+    ('def f():\n    f"{g()}"\n', 'def f():\n    f"{h()}"\n'),
     ('MSG = "payment required"\n', 'MSG = "payment needed"\n'),
     ("def f():\n    try:\n        g()\n    except E:\n        h()\n", "def f():\n    g()\n"),
     # unparsable on one side: never neutral

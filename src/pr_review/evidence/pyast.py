@@ -1,8 +1,9 @@
 """Python behaviour equality on syntax trees (standard ``ast``; no third-party parser).
 
-Two Python sources behave the same when their trees are equal once docstrings are dropped:
-comments, blank lines, line wrapping, quoting style and docstring wording then cannot
-matter. Attributes (line and column numbers) are left out of the comparison.
+Two Python sources behave the same when their trees are equal once docstrings (every string
+constant standing alone as a statement) are dropped: comments, blank lines, line wrapping,
+quoting style and docstring wording then cannot matter. Attributes (line and column numbers)
+are left out of the comparison.
 """
 
 from __future__ import annotations
@@ -31,11 +32,23 @@ def _is_docstring(node: ast.stmt) -> bool:
     )
 
 
+_STATEMENT_LISTS = ("body", "orelse", "finalbody")
+
+
 def _without_docstrings(tree: ast.Module) -> ast.Module:
-    """``tree`` with every module, class and function docstring removed (in place)."""
+    """``tree`` without the string constants that stand alone as statements (in place): the
+    docstrings of modules, classes and functions, and the attribute docstrings written after an
+    assignment (``crawler = None`` then a string on the next line, read by Sphinx). Python
+    evaluates such a statement to nothing (CPython does not even compile it); only the first
+    one of a module, class or function becomes its ``__doc__``, and docstrings are prose."""
     for node in ast.walk(tree):
-        if isinstance(node, _DOC_OWNERS) and node.body and _is_docstring(node.body[0]):
-            node.body = node.body[1:] or [ast.Pass()]
+        for field in _STATEMENT_LISTS:
+            body = getattr(node, field, None)
+            if not isinstance(body, list) or not any(
+                isinstance(s, ast.stmt) and _is_docstring(s) for s in body
+            ):
+                continue
+            setattr(node, field, [s for s in body if not _is_docstring(s)] or [ast.Pass()])
     return tree
 
 
