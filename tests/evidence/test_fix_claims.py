@@ -16,7 +16,7 @@ from pr_review.evidence.fix_claims import (
     version_only,
 )
 from pr_review.schema.enums import Lane
-from pr_review.sources.diff import FileStatus
+from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.paths import classify
 from tests.evidence.helpers import file_diff, lane_and_factors
 
@@ -37,20 +37,36 @@ def test_changelog_examples(path: str, changelog: bool) -> None:
     assert is_changelog(path, classify(path)) is changelog
 
 
-def test_a_neutral_titled_fix_whose_changelog_names_xss_is_red_and_says_where() -> None:
-    lane, factors = lane_and_factors(
-        files=[
-            CODE_DIFF,
+@pytest.mark.parametrize(
+    ("added", "why"),
+    [
+        (  # the changelog entry it adds
             file_diff("CHANGES.md", ["- Fix XSS in image URLs (#603)", ""], [], start=3),
-        ],
+            (
+                "the changelog entry it adds names cross-site scripting: "
+                "`- Fix XSS in image URLs (#603)` (`CHANGES.md` line 3)"
+            ),
+        ),
+        (  # the regression test it adds
+            file_diff("tests/test_keepalive_smuggling.py",
+                      ["def test_rejects():", "    assert True"], status=FileStatus.ADDED),
+            (
+                "a regression test it adds is named for smuggling: "
+                "`tests/test_keepalive_smuggling.py`"
+            ),
+        ),
+    ],
+)
+def test_a_neutral_titled_fix_whose_own_words_name_the_flaw_is_red_and_says_where(
+    added: FileDiff, why: str
+) -> None:
+    lane, factors = lane_and_factors(
+        files=[CODE_DIFF, added],
         base={"lib/markdown.py": CODE_BASE},
         head={"lib/markdown.py": CODE_HEAD},
     )
     assert lane is Lane.RED
-    assert factors["security-advisory:red"].why == (
-        "the PR says it fixes a security issue: the changelog entry it adds names cross-site "
-        "scripting: `- Fix XSS in image URLs (#603)` (`CHANGES.md` line 3)"
-    )
+    assert factors["security-advisory:red"].why == f"the PR says it fixes a security issue: {why}"
 
 
 def test_a_release_that_only_sets_its_version_is_not_read() -> None:
@@ -98,21 +114,6 @@ def test_test_name_examples(path: str, named: bool) -> None:
     test = file_diff(path, ["x"], status=FileStatus.ADDED)
     kinds = {path: classify(path), CODE_DIFF.path: classify(CODE_DIFF.path)}
     assert bool(regression_test_markers([CODE_DIFF, test], kinds, [CODE_DIFF])) is named
-
-
-def test_a_neutral_titled_fix_with_a_regression_test_named_for_it_is_red() -> None:
-    test = file_diff("tests/test_keepalive_smuggling.py",
-                     ["def test_rejects():", "    assert True"], status=FileStatus.ADDED)
-    lane, factors = lane_and_factors(
-        files=[CODE_DIFF, test],
-        base={"lib/markdown.py": CODE_BASE},
-        head={"lib/markdown.py": CODE_HEAD},
-    )
-    assert lane is Lane.RED
-    assert factors["security-advisory:red"].why == (
-        "the PR says it fixes a security issue: a regression test it adds is named for "
-        "smuggling: `tests/test_keepalive_smuggling.py`"
-    )
 
 
 def test_a_test_line_naming_a_vulnerability_is_a_claim_but_not_the_xss_header() -> None:

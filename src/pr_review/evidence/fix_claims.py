@@ -22,7 +22,7 @@ vulnerability?).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
@@ -161,14 +161,9 @@ def regression_test_markers(
         if f.status is FileStatus.ADDED and words:
             return [f"a regression test it adds is named for {sorted(words)[0]}: `{f.path}`"]
     for f in tests:
-        removed = [line.strip() for hunk in f.hunks for _, line in hunk.removed if line.strip()]
-        for hunk in f.hunks:
-            for number, line in hunk.added:
-                what = _test_claim(line)
-                if what is None or _moved(line.strip(), removed):
-                    continue
-                entry, where = shorten(line.strip(), 90), f"`{f.path}` line {number}"
-                return [f"a test it adds names {what}: `{entry}` ({where})"]
+        found = _first_new_claim(f, _test_claim)
+        if found is not None:
+            return [f"a test it adds names {found[0]}: {found[1]}"]
     return []
 
 
@@ -194,15 +189,22 @@ def changelog_markers(
         name = PurePosixPath(f.path).name
         if f.status is FileStatus.ADDED and _FRAGMENT_TYPE.search(name.split(".", 1)[-1]):
             return [f"a changelog fragment of type security, `{f.path}`"]
-        removed = [line.strip() for hunk in f.hunks for _, line in hunk.removed if line.strip()]
-        for hunk in f.hunks:
-            for number, line in hunk.added:
-                what = claim(line)
-                if what is None or _moved(line.strip(), removed):
-                    continue
-                entry, where = shorten(line.strip(), 90), f"`{f.path}` line {number}"
-                return [f"the changelog entry it adds names {what}: `{entry}` ({where})"]
+        found = _first_new_claim(f, claim)
+        if found is not None:
+            return [f"the changelog entry it adds names {found[0]}: {found[1]}"]
     return []
+
+
+def _first_new_claim(f: FileDiff, read: Callable[[str], str | None]) -> tuple[str, str] | None:
+    """The first line ``f`` adds, not only moved or reworded (an equally worded line removed),
+    in which ``read`` finds a claim: (what it claims, the line and where it is)."""
+    removed = [line.strip() for hunk in f.hunks for _, line in hunk.removed if line.strip()]
+    for hunk in f.hunks:
+        for number, line in hunk.added:
+            what = read(line)
+            if what is not None and not _moved(line.strip(), removed):
+                return what, f"`{shorten(line.strip(), 90)}` (`{f.path}` line {number})"
+    return None
 
 
 def _moved(line: str, removed: Sequence[str]) -> bool:
