@@ -198,20 +198,24 @@ def changelog_markers(
 def _first_new_claim(f: FileDiff, read: Callable[[str], str | None]) -> tuple[str, str] | None:
     """The first line ``f`` adds, not only moved or reworded (an equally worded line removed),
     in which ``read`` finds a claim: (what it claims, the line and where it is)."""
-    removed = [line.strip() for hunk in f.hunks for _, line in hunk.removed if line.strip()]
+    claimed_before = [  # only a line that claimed something can have been reworded into one
+        line.strip() for hunk in f.hunks for _, line in hunk.removed if read(line) is not None
+    ]
     for hunk in f.hunks:
         for number, line in hunk.added:
             what = read(line)
-            if what is not None and not _moved(line.strip(), removed):
+            if what is not None and not _moved(line.strip(), claimed_before):
                 return what, f"`{shorten(line.strip(), 90)}` (`{f.path}` line {number})"
     return None
 
 
 def _moved(line: str, removed: Sequence[str]) -> bool:
-    return any(
-        SequenceMatcher(None, line, old, autojunk=False).ratio() >= MOVED_RATIO
-        for old in removed
-    )
+    for old in removed:
+        matcher = SequenceMatcher(None, line, old, autojunk=False)
+        if matcher.real_quick_ratio() >= MOVED_RATIO and matcher.quick_ratio() >= MOVED_RATIO \
+                and matcher.ratio() >= MOVED_RATIO:
+            return True
+    return False
 
 
 CLAIM_EXAMPLES: tuple[tuple[str, bool], ...] = (
