@@ -30,7 +30,7 @@ from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.paths import PathKind
 
 FACTOR = "security-advisory"
-_ADVISORY_ID = re.compile(
+ADVISORY_ID = re.compile(
     r"\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,7})\b", re.IGNORECASE
 )
 _TITLE_WORD = re.compile(r"\b(security|vulnerabilit(?:y|ies))\b(?!\.\w)", re.IGNORECASE)
@@ -59,7 +59,7 @@ def markers(text: PrText) -> list[str]:
     sources = [("title", text.title), ("description", text.body)]
     sources += [("a commit message", m) for m in text.messages]
     for where, value in sources:
-        match = _ADVISORY_ID.search(value)
+        match = ADVISORY_ID.search(value)
         if match:
             found.append(f"advisory id {match.group(1).upper()} in {where}")
             break
@@ -79,8 +79,8 @@ def code_markers(files: Sequence[FileDiff], kinds: Mapping[str, PathKind]) -> li
     """The first advisory id the PR newly writes into a file name, or into the added lines of
     its code and test files, as a short description naming where (at most one)."""
     for f in files:
-        named = _ADVISORY_ID.search(f.path)
-        was = _ADVISORY_ID.search(f.old_path) if f.old_path else None
+        named = ADVISORY_ID.search(f.path)
+        was = ADVISORY_ID.search(f.old_path) if f.old_path else None
         if named and f.status in (FileStatus.ADDED, FileStatus.RENAMED) and not was:
             return [f"advisory id {named.group(1).upper()} in the name of `{f.path}`"]
     added: Counter[str] = Counter()
@@ -91,12 +91,12 @@ def code_markers(files: Sequence[FileDiff], kinds: Mapping[str, PathKind]) -> li
             continue
         for hunk in f.hunks:
             for number, line in hunk.added:
-                for match in _ADVISORY_ID.finditer(line):
+                for match in ADVISORY_ID.finditer(line):
                     found = match.group(1).upper()
                     added[found] += 1
                     first.setdefault(found, f"`{f.path}` (line {number})")
             for _, line in hunk.removed:
-                removed.update(m.group(1).upper() for m in _ADVISORY_ID.finditer(line))
+                removed.update(m.group(1).upper() for m in ADVISORY_ID.finditer(line))
     new = [found for found in first if added[found] > removed[found]]
     return [f"advisory id {new[0]} in {first[new[0]]}"] if new else []
 
