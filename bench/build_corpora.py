@@ -186,6 +186,9 @@ REPOS = {
     "handlebars": ("handlebars-lang/handlebars.js", "javascript", "template engine"),
     "miekg-dns": ("miekg/dns", "go", "DNS library"),
     "django-rest-framework": ("encode/django-rest-framework", "python", "REST framework"),
+    "ejs": ("mde/ejs", "javascript", "template engine"),
+    "goldmark": ("yuin/goldmark", "go", "Markdown converter"),
+    "sanic": ("sanic-org/sanic", "python", "web framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
