@@ -189,6 +189,9 @@ REPOS = {
     "ejs": ("mde/ejs", "javascript", "template engine"),
     "goldmark": ("yuin/goldmark", "go", "Markdown converter"),
     "sanic": ("sanic-org/sanic", "python", "web framework"),
+    "nunjucks": ("mozilla/nunjucks", "javascript", "template engine"),
+    "go-yaml": ("go-yaml/yaml", "go", "YAML parser"),
+    "pyramid": ("Pylons/pyramid", "python", "web framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
