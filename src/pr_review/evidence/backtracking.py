@@ -14,7 +14,9 @@ RE2 (linear time by construction) and is not read.
 Patterns are read where the source writes them as constants: Python's ``re.compile``,
 ``re.match``/``search``/``sub``/... first argument (a string, an implicit or ``+``
 concatenation, ``%`` or f-string formatting of constants, module-level string constants,
-``re.escape`` and ``"|".join`` of constants, and conversions to bytes that keep the text:
+``re.escape`` and ``"|".join`` of constants, the standard library's ``string`` constants
+(``string.punctuation``, ``string.digits``...: :data:`STDLIB_STRINGS`, the same in every
+Python), and conversions to bytes that keep the text:
 ``.encode()``, ``bytes(...)``, a helper named ``tobytes``/``to_bytes``), JavaScript's
 ``/.../`` literals and ``RegExp("...")`` of a constant string. A pattern built from run-time
 values is not analysed.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,6 +64,14 @@ class Shape:
 
 # --- Python: patterns folded from constants ---------------------------------------------------
 
+STDLIB_STRINGS: dict[str, str] = {
+    name: getattr(string, name)
+    for name in ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits",
+                 "octdigits", "punctuation", "printable", "whitespace")
+}  # fmt: skip
+"""The ``string`` module's constants: documented, fixed text in every Python 3, and how
+patterns name character sets (mistune's ``"[" + re.escape(string.punctuation) + "]"``)."""
+
 
 class _Folder:
     """Constant values of Python expressions: strings built from literals and module-level
@@ -69,13 +80,16 @@ class _Folder:
     def __init__(self, tree: ast.Module) -> None:
         self.names: dict[str, str] = {}
         self.sequences: dict[str, list[str]] = {}
+        self._string_modules: set[str] = set()
         self._module_level = True  # ``locals()`` is the module's names only while folding them
         for stmt in tree.body:
+            self._imports(stmt)
             target, value = _assignment(stmt)
             if target is None or value is None:
                 continue
             self.names.pop(target, None)
             self.sequences.pop(target, None)
+            self._string_modules.discard(target)
             folded = self.fold(value)
             if folded is not None:
                 self.names[target] = folded
@@ -83,17 +97,38 @@ class _Folder:
                 self.sequences[target] = items
         self._module_level = False
 
+    def _imports(self, stmt: ast.stmt) -> None:
+        """``import string [as s]`` and ``from string import punctuation [as p]`` at module
+        level: the names :data:`STDLIB_STRINGS` are then read under."""
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.name == "string":
+                    self._string_modules.add(alias.asname or alias.name)
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "string" and not stmt.level:
+            for alias in stmt.names:
+                if alias.name in STDLIB_STRINGS:
+                    self.names[alias.asname or alias.name] = STDLIB_STRINGS[alias.name]
+
     def fold(self, node: ast.expr) -> str | None:
         """The string ``node`` always evaluates to, or None."""
         if isinstance(node, ast.Constant):
             return constant_text(node.value)
         if isinstance(node, ast.Name):
             return self.names.get(node.id)
+        if isinstance(node, ast.Attribute):
+            return self._stdlib(node)
         if isinstance(node, ast.JoinedStr):
             return self._joined(node)
         if isinstance(node, ast.BinOp):
             return self._binop(node)
         return self._call(node) if isinstance(node, ast.Call) else None
+
+    def _stdlib(self, node: ast.Attribute) -> str | None:
+        """``string.punctuation`` and the like, when ``string`` is the imported module."""
+        module = node.value
+        if isinstance(module, ast.Name) and module.id in self._string_modules:
+            return STDLIB_STRINGS.get(node.attr)
+        return None
 
     def _joined(self, node: ast.JoinedStr) -> str | None:
         parts: list[str] = []
@@ -499,7 +534,36 @@ BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "const re = new RegExp('^\\\\s*,?\\\\s*x')\n",
         ADDED,
     ),
+    (  # a quoted title whose escape alternative overlaps the plain-character class (mistune)
+        "helpers.py",
+        (
+            "import re\nimport string\nPUNCT = '[' + re.escape(string.punctuation) + ']'\n"
+            "TITLE_RE = re.compile(r'\"(?:\\\\' + PUNCT + r'|[^\"\\x00])*\"')\n"
+            "def title(s, p):\n    return TITLE_RE.match(s, p)\n"
+        ),
+        (
+            "import re\nimport string\nPUNCT = '[' + re.escape(string.punctuation) + ']'\n"
+            "TITLE_RE = re.compile(r'\"(?:\\\\' + PUNCT + r'|[^\"\\\\\\x00])*\"')\n"
+            "def title(s, p):\n    return TITLE_RE.match(s, p)\n"
+        ),
+        REMOVED,
+    ),
     # no change of shape: the same ambiguity moved, renamed or kept; safe regexes edited
+    (  # `from string import digits as D`: folded, and the edited pattern is as linear as before
+        "a.py",
+        "import re\nfrom string import digits as D\nNUM = re.compile('[' + D + ']+x')\n",
+        "import re\nfrom string import digits as D\nNUM = re.compile('[' + D + ']+y')\n",
+        None,
+    ),
+    (  # a local `string` is not the module: nothing folded, nothing claimed
+        "a.py",
+        (
+            "import re\nimport string\nstring = load()\n"
+            "A = re.compile('(?:' + string.whitespace + '|\\\\s)*y')\n"
+        ),
+        "import re\nA = None\n",
+        None,
+    ),
     (
         "a.py",
         "import re\nA = re.compile(r'\\s*,\\s*x')\nf = A.split\n",
