@@ -2,10 +2,12 @@
 
 Markup built by interpolating values (the watched sink rules of category ``html``: JavaScript
 and TypeScript concatenation, Python ``+``/``%``/f-strings/``.format``, Go ``+`` and
-``fmt.Sprintf`` with a tag in the format) is where cross-site scripting is made or fixed, in
-every language, and the fix is almost always an escaping call put around a value that went in
-raw (``'<div class="math">' + escape_text(text)``, ``html.escape(heading_id)``,
-``template.HTMLEscapeString(s)``); the regression takes one away. What is counted, on the
+``fmt.Sprintf`` with a tag in the format; in all three, a string ending in an attribute's
+opening quote, ``' id="' + value``, which renderers append to a tag opened on another line)
+is where cross-site scripting is made or fixed, in every language, and the fix is almost
+always an escaping call put around a value that went in raw (``'<div class="math">' +
+escape_text(text)``, ``html.escape(heading_id)``, ``template.HTMLEscapeString(s)``); the
+regression takes one away. What is counted, on the
 syntax tree's markup expressions (each source line of an outermost one once): calls whose name
 says escaping (``escape``, ``escapeHtml``, ``escape_url``, ``EscapeString``; not ``unescape``),
 sanitizing (``sanitize*``) or URL encoding (``quote``, ``encodeURIComponent``...), and the
@@ -171,8 +173,28 @@ MARKUP_ESCAPING_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         ),
         True,
     ),
+    (  # an attribute appended to a tag built on an earlier line: the id value escaped
+        "renderers/html.py",
+        (
+            "def heading(text, level, hid):\n    html = '<h' + str(level)\n"
+            "    if hid:\n        html += ' id=\"' + hid + '\"'\n    return html + '>' + text\n"
+        ),
+        (
+            "def heading(text, level, hid):\n    html = '<h' + str(level)\n"
+            "    if hid:\n        html += ' id=\"' + escape_text(hid) + '\"'\n"
+            "    return html + '>' + text\n"
+        ),
+        True,
+    ),
     # no change: a format turned into an f-string with its escape kept, an escape renamed, a
-    # new renderer that brings its own escaping, a regex's named group, an unescape
+    # new renderer that brings its own escaping, a regex's named group, an unescape, a quoted
+    # command-line option (not an attribute)
+    (
+        "cli.py",
+        "def arg(name):\n    return ' --name=\"' + name + '\"'\n",
+        "def arg(name):\n    return ' --name=\"' + shlex_escape(name) + '\"'\n",
+        False,
+    ),
     (
         "sanitizer.py",
         "def end(token):\n    return '</%s>' % escape(token['name'])\n",
