@@ -142,6 +142,35 @@ def test_a_typing_only_change_inside_an_auth_function_is_not_red() -> None:
     assert "security-check-changed:red" not in factors
 
 
+_ESCAPE_TO_STRING = (
+    "exports.escapeHtml.toString = function () {\n"
+    "  return Function.prototype.toString.call(this) + ';';\n"
+    "};\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("guard", "red"), [("", False), ("  if (!this) { throw new Error('unbound'); }\n", True)]
+)
+def test_a_security_function_renamed_in_its_file_is_red_only_if_it_decides_otherwise(
+    guard: str, red: bool
+) -> None:
+    """ejs's ``escapeXML.toString = function`` became ``function escapeXMLToString`` bound
+    with ``defineProperty``: the same decisions under a new name are no change."""
+    head = (
+        "function escapeHtmlToString() {\n" + guard
+        + "  return Function.prototype.toString.call(this) + ';';\n"
+        "}\nexports.escapeHtml.toString = escapeHtmlToString;\n"
+    )
+    lane, factors = _risk(
+        files=[file_diff("lib/utils.js", head.splitlines(), _ESCAPE_TO_STRING.splitlines())],
+        base={"lib/utils.js": _ESCAPE_TO_STRING},
+        head={"lib/utils.js": head},
+    )
+    assert ("security-check-changed:red" in factors) is red
+    assert (lane is Lane.RED) is red
+
+
 def test_change_in_an_ordinary_function_of_the_same_module_is_not_a_security_scope() -> None:
     head = _BASE.replace("    return sum(items)", "    return sum(items, 0)")
     lane, factors = _risk(

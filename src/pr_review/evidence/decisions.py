@@ -378,6 +378,21 @@ class SourceDecisions:
         """The class or function ``chain`` names (module first), or None."""
         return find_scope(self._top, chain)
 
+    def renamed(self, atoms: Counter[str] | None, other: SourceDecisions) -> bool:
+        """Whether this side holds a function or class deciding exactly ``atoms`` (something)
+        under a name ``other`` (the file's other side) does not have: the scope a new (or
+        removed) one of ``other`` was renamed from (or to), in the same file
+        (``escapeXML.toString = function`` -> ``function escapeXMLToString``)."""
+        if not atoms:
+            return False
+        stack: list[tuple[tuple[str, ...], Scope]] = [((s.name,), s) for s in self._top]
+        while stack:
+            names, scope = stack.pop()
+            stack.extend(((*names, c.name), c) for c in scope.children)
+            if other.scope(("", *names)) is None and self.atoms_at(scope) == atoms:
+                return True
+        return False
+
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
         if self._python is not None:
@@ -500,7 +515,7 @@ def changed_functions(
     """Each function or class holding one of ``lines`` (changed lines of ``f``) whose
     decisions differ between the sides, once per scope, in the order of ``lines``.
     Module-level lines decide nothing; a scope that came from (or went to) another file of
-    the PR deciding the same is no change."""
+    the PR deciding the same, or was renamed in its file deciding the same, is no change."""
     old_path = f.old_path or f.path
     none = SourceDecisions(f.path, None)
     old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", old_path)
@@ -514,9 +529,13 @@ def changed_functions(
         before, after = old_side.scope(chain), new_side.scope(chain)
         old = None if before is None else old_side.atoms_at(before)
         new = None if after is None else new_side.atoms_at(after)
-        if before is None and sides.moved("base", chain, new, old_path):
+        if before is None and (
+            sides.moved("base", chain, new, old_path) or old_side.renamed(new, new_side)
+        ):
             continue
-        if after is None and sides.moved("head", chain, old, f.path):
+        if after is None and (
+            sides.moved("head", chain, old, f.path) or new_side.renamed(old, old_side)
+        ):
             continue
         change = compare(old, new)
         if change is not None:
