@@ -44,9 +44,13 @@ def test_examples(path: str, base: str, head: str, factor: str | None) -> None:
 @pytest.mark.parametrize("marker", MARKERS, ids=lambda m: m.factor)
 def test_each_marker_finds_its_conditions_and_only_those(marker: Marker) -> None:
     for condition in marker.matches:
-        assert marker_of(Counter({f"check {condition}": 1})) == marker, condition
+        atom = f"check {condition}"
+        assert marker_of(Counter({atom: 1}), [atom]) == marker, condition
+        held_only = marker_of(Counter({atom: 1}), ["check other()"])
+        assert held_only == (None if marker.own_check else marker), condition
     for condition in marker.misses:
-        assert marker_of(Counter({f"check {condition}": 1})) is None, condition
+        atom = f"check {condition}"
+        assert marker_of(Counter({atom: 1}), [atom]) is None, condition
     assert marker_of(Counter({"call join": 1})) is None
     assert marker_of(None) is None
 

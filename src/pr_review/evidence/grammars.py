@@ -931,12 +931,16 @@ def _regex_value(node: Any, data: bytes, language: str) -> str | None:
     return None if found is None else f"/{found[0]}/{found[1]}"
 
 
-_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration", "var_declaration"})
+_DECLARATIONS = frozenset(
+    {"lexical_declaration", "variable_declaration", "var_declaration", "const_declaration"}
+)
 
 
-def _module_regexes(root: Any, data: bytes, language: str) -> dict[str, str]:
-    """Names a module binds once, at its top level, to a constant regular expression:
-    ``const NAME_RE = /^[a-z]+$/``, ``var nameRE = regexp.MustCompile(`^[a-z]+$`)``."""
+def _module_bindings(root: Any, data: bytes, value_of: Callable[[Any], str | None]
+                     ) -> dict[str, str]:
+    """Names a module binds once, at its top level, to a value ``value_of`` reads from the
+    bound expression (JavaScript ``const``/``let``/``var``, exported or not; Go ``var`` and
+    ``const``, grouped or not)."""
     out: dict[str, str] = {}
     for top in root.named_children:
         statement = top.named_children[-1] if top.type == "export_statement" else top
@@ -949,16 +953,40 @@ def _module_regexes(root: Any, data: bytes, language: str) -> dict[str, str]:
         for spec in specs:
             if spec.type == "variable_declarator":
                 names, value = [spec.child_by_field_name("name")], spec.child_by_field_name("value")
-            elif spec.type == "var_spec":
+            elif spec.type in {"var_spec", "const_spec"}:
                 names = spec.children_by_field_name("name")
                 values = spec.child_by_field_name("value")
                 value = values.named_children[0] if values and values.named_children else None
             else:
                 continue
-            pattern = None if value is None else _regex_value(value, data, language)
-            if pattern is not None and len(names) == 1 and names[0] is not None:
-                out[_text(names[0], data)] = pattern
+            bound = None if value is None else value_of(value)
+            if bound is not None and len(names) == 1 and names[0] is not None:
+                out[_text(names[0], data)] = bound
     return out
+
+
+def _module_regexes(root: Any, data: bytes, language: str) -> dict[str, str]:
+    """Names a module binds to a constant regular expression: ``const NAME_RE = /^[a-z]+$/``,
+    ``var nameRE = regexp.MustCompile(`^[a-z]+$`)``."""
+    return _module_bindings(root, data, lambda node: _regex_value(node, data, language))
+
+
+def module_strings(path: str, source: str | None) -> dict[str, str] | None:
+    """Names a JavaScript/TypeScript or Go module binds once, at its top level, to a constant
+    string: ``const DOTS = '..'``, ``const sep = "/"``, Go's ``var bJs =
+    []byte("javascript:")`` (a conversion to bytes keeps the text); None when the source has
+    no such grammar or does not parse."""
+    parsed = _js_or_go_root(path, source)
+    if parsed is None:
+        return None
+    root, data, _ = parsed
+
+    def value_of(node: Any) -> str | None:
+        if node.type == "type_conversion_expression" and node.named_children:
+            node = node.named_children[-1]  # []byte("javascript:")
+        return _string_value(node, data) or _go_string(node, data)
+
+    return _module_bindings(root, data, value_of)
 
 
 def refusing_regexes(

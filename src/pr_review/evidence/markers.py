@@ -12,7 +12,13 @@ Path traversal, script-URL XSS, open redirects and prototype pollution are fixed
 such functions and reopened the same way, in every language. The evidence is the code's own,
 on its syntax tree, not a name: a function (or class) with such a check on either side of
 the PR whose decisions change (:func:`pr_review.evidence.decisions.compare`: conditions,
-refusals, calls) gives the marker's factor (red). A function moved to another file of the PR
+refusals, calls) gives the marker's factor (red), and so does a condition the PR adds, removes
+or rewrites that calls a function of the PR's files testing for a marker (one level: an
+existing ``IsDangerousURL`` check applied to one more link kind). A marker the module names
+once (``DOTDOT = '..'``, Go's ``var bJs = []byte("javascript:")``) is read through its name.
+``'//'`` is also how code comments and protocol separators are tested for, so its function
+counts only when a condition testing for it is itself added, removed or rewritten
+(``Marker.own_check``). A function moved to another file of the PR, or renamed in its file,
 deciding the same is no change. The markers are data (``MARKERS``).
 
 Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor or None).
@@ -20,13 +26,15 @@ Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor
 
 from __future__ import annotations
 
+import ast
 import re
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence import grammars
 from pr_review.evidence.decisions import Sides, changed_functions
-from pr_review.evidence.scopes import scoped_lines
+from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS, scoped_lines
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -46,6 +54,10 @@ class Marker:
     matches: tuple[str, ...]
     """Conditions (as decision atoms read them) the marker is found in."""
     misses: tuple[str, ...]
+    own_check: bool = False
+    """Counted only when a condition testing for the marker is itself added, removed or
+    rewritten, not when other decisions of a function holding one change: for a literal that
+    other code also tests for (a template compiler looking for a ``'//'`` comment)."""
 
 
 MARKERS: tuple[Marker, ...] = (
@@ -79,6 +91,7 @@ MARKERS: tuple[Marker, ...] = (
         ("value.startswith('//')", 'strings.HasPrefix(loc,"//")', "/^\\/\\//.test(url)",
          "url.slice(0,2)==='//'"),
         ("url.indexOf('://')>0", "u.startswith('http://')", "path==='/'"),
+        own_check=True,
     ),
     Marker(
         "prototype-key-check-changed",
@@ -93,10 +106,13 @@ MARKERS: tuple[Marker, ...] = (
 )  # fmt: skip
 
 
-def marker_of(atoms: Counter[str] | None) -> Marker | None:
-    """The first marker one of a function's conditions tests for, or None."""
+def marker_of(atoms: Iterable[str] | None, changed: Iterable[str] = ()) -> Marker | None:
+    """The first marker one of a function's conditions (``atoms``) tests for, or None; a
+    marker with :attr:`Marker.own_check` only when one of the ``changed`` conditions does."""
     checks = [a.removeprefix("check ") for a in atoms or () if a.startswith("check ")]
-    return next((m for m in MARKERS if any(m.pattern.search(c) for c in checks)), None)
+    own = [a.removeprefix("check ") for a in changed if a.startswith("check ")]
+    return next((m for m in MARKERS
+                 if any(m.pattern.search(c) for c in (own if m.own_check else checks))), None)
 
 
 def marker_factors(
@@ -121,19 +137,91 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
     added = [n for h in f.hunks for n, _ in h.added]
     removed = [n for h in f.hunks for n, _ in h.removed]
     lines = scoped_lines(f.path, new_source, added) + scoped_lines(old_path, old_source, removed)
+    constants = {**module_strings(old_path, old_source), **module_strings(f.path, new_source)}
     for found in changed_functions(f, lines, sides):
-        marker = marker_of(found.old) or marker_of(found.new)
+        changed = _expanded((*found.change.added, *found.change.removed), constants)
+        marker = (marker_of(_expanded(found.old, constants), changed)
+                  or marker_of(_expanded(found.new, constants), changed))
+        helper = None
+        if marker is None:
+            marker, helper = _through_helper(changed, sides)
         if marker is None:
             continue
+        decides = marker.decides if helper is None else (
+            f"calls `{helper}` in a condition the PR adds, removes or rewrites, and `{helper}` "
+            + marker.decides
+        )
         return RiskFactor(
             factor=marker.factor,
             files=(f.path,),
             severity=FactorSeverity.RED,
-            why=f"`{found.line.qualified}` ({found.where}) {marker.decides}, and changes what "
+            why=f"`{found.line.qualified}` ({found.where}) {decides}, and changes what "
             f"it decides: {found.change.describe()} ({marker.attacks} are fixed and reopened "
             "here)",
         )
     return None
+
+
+_IDENTIFIER = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$])")
+
+
+def module_strings(path: str, source: str | None) -> dict[str, str]:
+    """The constant strings a module binds at its top level, by name (Python on :mod:`ast`,
+    JavaScript/TypeScript and Go on tree-sitter: :func:`grammars.module_strings`): a marker is
+    often named once (``DOTDOT = '..'``, Go's ``var bJs = []byte("javascript:")``) and tested
+    by that name."""
+    if source is None:
+        return {}
+    if not path.endswith(PYTHON_EXTENSIONS):
+        return grammars.module_strings(path, source) or {}
+    tree = parse_python(source)
+    out: dict[str, str] = {}
+    for stmt in tree.body if tree is not None else ():
+        if (
+            isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str | bytes)
+        ):  # fmt: skip
+            value = stmt.value.value
+            out[stmt.targets[0].id] = value if isinstance(value, str) else value.decode("latin-1")
+    return out
+
+
+def _expanded(atoms: Iterable[str] | None, constants: dict[str, str]) -> list[str]:
+    """``atoms`` with every condition's bare names of module constants replaced by their
+    quoted value (``hasPrefix(url,bJs)`` -> ``hasPrefix(url,'javascript:')``); a member
+    (``opts.bJs``) is not a module constant."""
+    if not constants:
+        return list(atoms or ())
+
+    def quoted(match: re.Match[str]) -> str:
+        value = constants.get(match.group(1))
+        return match.group(1) if value is None else repr(value)
+
+    return [a if not a.startswith("check ") else "check " + _IDENTIFIER.sub(
+        quoted, a.removeprefix("check ")) for a in atoms or ()]
+
+
+_CALLEE = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+
+
+def _through_helper(changed: Iterable[str], sides: Sides) -> tuple[Marker | None, str | None]:
+    """The marker a helper tests for, when a changed condition calls it by name: a function
+    or method of one of the PR's files (either side) whose own conditions test for a marker
+    (goldmark's links gaining ``if !IsDangerousURL(url)``, the function that looks for
+    ``javascript:``). One level: the helper's own conditions, not its callees'."""
+    for atom in changed:
+        if not atom.startswith("check "):
+            continue
+        for name in dict.fromkeys(_CALLEE.findall(atom.removeprefix("check "))):
+            for side in ("head", "base"):
+                for path, scope in sides.functions(side).get(name, ()):
+                    constants = module_strings(path, sides.source(side, path))
+                    atoms = _expanded(sides.parsed(side, path).atoms_at(scope), constants)
+                    marker = marker_of(atoms, atoms)
+                    if marker is not None:
+                        return marker, name
+    return None, None
 
 
 def _lines(*lines: str) -> str:
@@ -273,6 +361,100 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "        value = '/%2f' + value[2:]",
         "    return urljoin(request_uri(environ), value)",
     ), "scheme-relative-url-check-changed"),
+    # an existing script-URL helper applied to one more kind of link (a Markdown renderer)
+    ("render/html.go", _lines(
+        "package render",
+        "func isDangerous(u []byte) bool {",
+        '\tif bytes.HasPrefix(bytes.ToLower(u), []byte("javascript:")) {',
+        "\t\treturn true",
+        "\t}",
+        "\treturn false",
+        "}",
+        "func autoLink(w *Writer, u []byte) {",
+        "\tw.Write(escape(u))",
+        "}",
+    ), _lines(
+        "package render",
+        "func isDangerous(u []byte) bool {",
+        '\tif bytes.HasPrefix(bytes.ToLower(u), []byte("javascript:")) {',
+        "\t\treturn true",
+        "\t}",
+        "\treturn false",
+        "}",
+        "func autoLink(w *Writer, u []byte) {",
+        "\tif !isDangerous(u) {",
+        "\t\tw.Write(escape(u))",
+        "\t}",
+        "}",
+    ), "script-url-check-changed"),
+    # a marker named once at module level and tested by its name
+    ("lib/extract.js", _lines(
+        "const DOTS = '..'",
+        "function safe(name) {",
+        "  if (name.split('/').includes(DOTS)) return false",
+        "  return true",
+        "}",
+    ), _lines(
+        "const DOTS = '..'",
+        "function safe(name) {",
+        "  if (name.split(/[\\\\/]/).includes(DOTS)) return false",
+        "  return true",
+        "}",
+    ), "path-containment-changed"),
+    ("archive/extract.py", _lines(
+        "PARENT = '..'",
+        "def member_ok(name):",
+        "    return PARENT not in name.split('/')",
+        "def check(name):",
+        "    if PARENT in name.split('/'):",
+        "        raise ValueError(name)",
+    ), _lines(
+        "PARENT = '..'",
+        "def member_ok(name):",
+        "    return PARENT not in name.split('/')",
+        "def check(name):",
+        "    if PARENT in name.replace('\\\\', '/').split('/'):",
+        "        raise ValueError(name)",
+    ), "path-containment-changed"),
+    ("lib/extract.js", _lines(
+        "const SEP = '/'",
+        "function parts(name) {",
+        "  if (name.includes(SEP)) return name.split(SEP)",
+        "  return [name]",
+        "}",
+    ), _lines(
+        "const SEP = '/'",
+        "function parts(name) {",
+        "  if (name.includes(SEP) && name.length > 1) return name.split(SEP)",
+        "  return [name]",
+        "}",
+    ), None),
+    # a new condition calling a helper that tests for no marker
+    ("render/html.go", _lines(
+        "package render",
+        "func isEmpty(u []byte) bool {",
+        "\tif len(u) == 0 {",
+        "\t\treturn true",
+        "\t}",
+        "\treturn false",
+        "}",
+        "func autoLink(w *Writer, u []byte) {",
+        "\tw.Write(escape(u))",
+        "}",
+    ), _lines(
+        "package render",
+        "func isEmpty(u []byte) bool {",
+        "\tif len(u) == 0 {",
+        "\t\treturn true",
+        "\t}",
+        "\treturn false",
+        "}",
+        "func autoLink(w *Writer, u []byte) {",
+        "\tif !isEmpty(u) {",
+        "\t\tw.Write(escape(u))",
+        "\t}",
+        "}",
+    ), None),
     # a syntax highlighter choosing a grammar by language name; a class comparing constructors
     ("src/highlight.ts", _lines(
         "function grammar(lang: string) {",
@@ -283,6 +465,20 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "function grammar(lang: string) {",
         "  if (lang === 'javascript' || lang === 'js') return js",
         "  return plain",
+        "}",
+    ), None),
+    # a template compiler holding a `'//'` comment test: other decisions of it change
+    ("lib/compile.js", _lines(
+        "function scanLine(line, d) {",
+        "  if (line === '<' + d) return EVAL",
+        "  if (line.lastIndexOf('//') > line.lastIndexOf('\\n')) line += '\\n'",
+        "  return TEXT",
+        "}",
+    ), _lines(
+        "function scanLine(line, d, o) {",
+        "  if (line === o + d) return EVAL",
+        "  if (line.lastIndexOf('//') > line.lastIndexOf('\\n')) line += '\\n'",
+        "  return TEXT",
         "}",
     ), None),
     ("src/equal.js", _lines(
