@@ -16,6 +16,7 @@ from pr_review.evidence.ci import base_actions, is_ci
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
 from pr_review.evidence.credential_headers import credential_header_factors
+from pr_review.evidence.entity_escapes import entity_escaping_factors
 from pr_review.evidence.generated import Excluded, detect, is_lock_file
 from pr_review.evidence.guards import guard_factors
 from pr_review.evidence.handlers import confirm as confirm_handlers
@@ -129,6 +130,7 @@ def _build_pack(
         structure += validation_regex_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += markup_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += entity_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

@@ -11,6 +11,7 @@ from pr_review.evidence import (
     backtracking,
     ci,
     credential_headers,
+    entity_escapes,
     guards,
     input_flows,
     limits,
@@ -38,9 +39,9 @@ def known_factors() -> frozenset[str]:
     """The names of every factor the evidence stage's lane can carry."""
     structural = {
         advisory.FACTOR, backtracking.REMOVED, backtracking.ADDED, ci.TRUST, ci.CHANGE,
-        credential_headers.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR, guards.ADDED_FACTOR,
-        input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR, markup_escaping.FACTOR,
-        origin_checks.FACTOR,
+        credential_headers.FACTOR, entity_escapes.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR,
+        guards.ADDED_FACTOR, input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR,
+        markup_escaping.FACTOR, origin_checks.FACTOR,
         path_escapes.FACTOR, security_scope.FACTOR, security_scope.CHECK_FACTOR,
         validation_regexes.FACTOR,
     }

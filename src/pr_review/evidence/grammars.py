@@ -740,6 +740,24 @@ def string_collections(path: str, source: str | None) -> list[tuple[int, tuple[s
     return out
 
 
+def string_literals(path: str, source: str | None) -> list[tuple[int, str]] | None:
+    """Every constant string literal of a JavaScript/TypeScript or Go source with its 1-based
+    line (comments are not strings); None when the source has no such grammar or does not
+    parse."""
+    parsed = _js_or_go_root(path, source)
+    if parsed is None:
+        return None
+    root, data, _ = parsed
+    out: list[tuple[int, str]] = []
+    for node in _walk(root):
+        value = _string_value(node, data)
+        if value is None:
+            value = _go_string(node, data)
+        if value is not None:
+            out.append((node.start_point[0] + 1, value))
+    return out
+
+
 def _go_element(node: Any) -> Any | None:
     """The value of a Go ``literal_element``, or the key of a ``keyed_element``."""
     if node.type == "keyed_element":

@@ -9,6 +9,8 @@ a credential header added to or removed from a list of header names (stripped on
 a check refusing CR/LF in a value added or removed (header injection, request smuggling);
 a function testing input for an attack marker (`..`, a script URL scheme, `__proto__`) whose
 decisions change (path traversal, script-URL XSS, prototype pollution);
+an escape of markup changed (an escaping call put around or taken from a value of HTML
+markup, or an HTML character reference such as `'&lt;'` added to or removed from the code);
 TLS, cookie, hashing or crypto settings weakened; CI trust widened; dependency sources
 changed; destructive migrations; money or payment logic (the product's spec makes payments
 red: payment, refund, amount, price... words on at least two changed code lines; word-keyed,
