@@ -92,6 +92,13 @@ def test_untrusted_hit_wins_over_the_generic_one_on_a_line() -> None:
     assert [h.rule_id for h in hits] == ["js-shell-untrusted"]
 
 
+def test_a_rule_that_weighs_rewrites_wins_over_a_watched_one_on_a_line() -> None:
+    """A tag and an attribute fragment on one line are one markup hit: the tag rule, whose
+    rewrite counts for the lane (an XSS fix rewrites exactly such a line)."""
+    hits = scan_source("const b = '<a href=\"' + escapeHtml(u) + '\">' + u;", "javascript")
+    assert [h.rule_id for h in hits] == ["js-html-concat"]
+
+
 @pytest.mark.parametrize(
     ("path", "language"),
     [

@@ -57,8 +57,10 @@ def scan_source(
 
 def _most_specific(hits: list[SinkHit]) -> list[SinkHit]:
     """One hit per line and category: the untrusted-input rule over the generic one (it says
-    more: the client controls the value), then the rule id, in line order."""
+    more: the client controls the value), then a rule that weighs a rewrite (``on_change``)
+    over one that does not (a tag concatenation over the attribute fragment on the same
+    line), then the rule id, in line order."""
     best: dict[tuple[int, str], SinkHit] = {}
-    for hit in sorted(hits, key=lambda h: (not h.untrusted, h.rule_id)):
+    for hit in sorted(hits, key=lambda h: (not h.untrusted, h.on_change is None, h.rule_id)):
         best.setdefault((hit.line, hit.category.value), hit)
     return sorted(best.values(), key=lambda h: (h.line, h.rule_id))
