@@ -883,6 +883,51 @@ def compared_fields(path: str, source: str | None) -> list[tuple[str, str]] | No
     return out
 
 
+_FUNCTION_NODES = frozenset(
+    {"function_declaration", "method_definition", "generator_function_declaration",
+     *_FUNCTION_VALUES}
+)  # fmt: skip
+
+
+def returned_record_keys(path: str, source: str | None) -> list[tuple[str, str]] | None:
+    """(function, key) for every key of an object literal a named JavaScript/TypeScript
+    function returns (``function token(type, value) { return { type: type, value } }`` and
+    ``const tok = (type) => ({ type })`` give ``("token", "type")``, ``("token", "value")``
+    and ``("tok", "type")``): the records a function builds. None when the source has no
+    JavaScript grammar or does not parse."""
+    if language_of(path) not in {"javascript", "typescript", "tsx"}:
+        return None
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
+    out: list[tuple[str, str]] = []
+    for node in _walk(root):
+        if node.type != "object":
+            continue
+        holder = node.parent
+        while holder is not None and holder.type == "parenthesized_expression":
+            holder = holder.parent
+        function = holder.parent if holder is not None and holder.type == "return_statement" \
+            else holder
+        while function is not None and function.type == "statement_block":
+            function = function.parent
+        if function is None or function.type not in _FUNCTION_NODES:
+            continue
+        name = _name(function, data) or (
+            _bound_name(function.parent, function, data, "") if function.parent else None
+        )
+        if not name:
+            continue
+        for pair in node.named_children:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else (
+                pair if pair.type == "shorthand_property_identifier" else None
+            )
+            if key is not None:
+                out.append((name, _text(key, data).strip("'\"")))
+    return out
+
+
 def _field_of(operand: Any | None, data: bytes) -> str | None:
     """The field an operand reads: ``a.host`` -> ``host``, Go's ``u.Hostname()`` ->
     ``Hostname``; None for anything else (a plain name, a literal, a call with arguments)."""

@@ -7,10 +7,13 @@ of the parser. The difference is on the syntax tree, in any language: a lexer's 
 record tagged with its kind, and code that handles it asks which kind it is
 (``token.type === "text"``, ``switch tok.Kind``, ``token.ttype is T.Keyword``,
 ``tok.type == tokenize.NAME``). A credential has no kind to ask about: it is split, decoded,
-compared, signed, stored. A source that compares or switches on the ``type``, ``kind`` or
-``ttype`` field of something named for tokens (``token``, ``tok``, ``lastToken``,
-``tokens[i]``) holds a lexer's tokens; the scope words ``token``/``tokens`` do not make its
-functions security-relevant (``csrf``, ``jwt``, ``auth`` and the rest still do).
+compared, signed, stored. A source that compares or switches on the ``type``, ``kind``,
+``ttype`` or (Go) ``typ`` field of something named for tokens (``token``, ``tok``,
+``lastToken``, ``tokens[i]``), or (JavaScript/TypeScript) whose token-named function returns
+a record tagged with a kind (``function token(type, value) { return { type: type, value }
+}``: the lexer's own constructor), holds a lexer's tokens; the scope words
+``token``/``tokens`` do not make its functions security-relevant (``csrf``, ``jwt``, ``auth``
+and the rest still do).
 
 Python is read with :mod:`ast`, JavaScript/TypeScript and Go on tree-sitter
 (:func:`pr_review.evidence.grammars.compared_fields`). Examples (run by the test suite,
@@ -21,13 +24,13 @@ from __future__ import annotations
 
 import ast
 
-from pr_review.evidence.grammars import compared_fields
+from pr_review.evidence.grammars import compared_fields, returned_record_keys
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, words
 
-KIND_FIELDS = frozenset({"type", "kind", "ttype"})
-"""The field a lexer's token is tagged with. Not ``token_type``: OAuth's field for
-``Bearer``."""
+KIND_FIELDS = frozenset({"type", "kind", "ttype", "typ"})
+"""The field a lexer's token is tagged with (``typ``: Go's spelling, ``type`` being a keyword
+there). Not ``token_type``: OAuth's field for ``Bearer``."""
 TOKEN_WORDS = frozenset({"token", "tokens", "tok", "toks"})
 
 _EQUALITY_OPS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
@@ -71,7 +74,9 @@ def holds_lexer_tokens(path: str, source: str | None) -> bool:
     if path.endswith(PYTHON_EXTENSIONS):
         fields = _python_fields(source)
     else:
-        fields = compared_fields(path, source)
+        fields = (compared_fields(path, source) or []) + (
+            returned_record_keys(path, source) or []
+        )
     return any(
         field.lower() in KIND_FIELDS and TOKEN_WORDS & set(words(receiver))
         for receiver, field in fields or ()
@@ -120,6 +125,22 @@ LEXER_TOKEN_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
         "    if self.current_token.type != kind:",
         "        raise SyntaxError(kind)",
     ), True),
+    # a template lexer (nunjucks) building its tokens: the constructor tags each with a type
+    ("src/lexer.js", _lines(
+        "function token(type, value, lineno) {",
+        "  return { type: type, value: value, lineno: lineno };",
+        "}",
+    ), True),
+    # Go spells the tag `typ` (go-yaml's scanner)
+    ("scannerc.go", _lines(
+        "package yaml",
+        "func fetch(parser *yaml_parser_t, token *yaml_token_t) bool {",
+        "\tif token.typ == yaml_STREAM_END_TOKEN {",
+        "\t\treturn false",
+        "\t}",
+        "\treturn true",
+        "}",
+    ), True),
     # credentials: split, decoded, checked for a scheme
     ("parser.go", _lines(
         "package jwt",
@@ -142,6 +163,12 @@ LEXER_TOKEN_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
         "def check(token):",
         "    if token.token_type.lower() != 'bearer':",
         "        raise ValueError('scheme')",
+    ), False),
+    # a session built with a credential token: a record, but no kind tag
+    ("src/session.js", _lines(
+        "function makeToken(user, secret) {",
+        "  return { value: sign(user.id, secret), expires: Date.now() + 3600 };",
+        "}",
     ), False),
     # a kind read on something that is not a token
     ("src/router.ts", 'if (route.type === "static") { serve(route); }\n', False),
