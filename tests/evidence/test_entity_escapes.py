@@ -28,7 +28,8 @@ def test_examples(path: str, base: str, head: str, changed: bool) -> None:
 @pytest.mark.parametrize(
     ("value", "character"),
     [("&lt;", "<"), ("&#x27;", "'"), ("&#39;", "'"), ("&#X3d;", "="), ("&apos;", "'"),
-     ("&nbsp;", None), ("&#8220;", None), ("&lt;b&gt;", None), ("x&lt;", None)],
+     ("&#92;", "\\"), ("&nbsp;", None), ("&hellip;", None), ("&#8220;", None),
+     ("&lt;b&gt;", None), ("x&lt;", None)],
 )  # fmt: skip
 def test_only_a_whole_reference_to_a_markup_character_counts(
     value: str, character: str | None

@@ -1,13 +1,15 @@
 """HTML character references written in code, counted on both sides of a PR.
 
-A string literal that is exactly a character reference for one of the characters that end or
-open markup (``'&lt;'``, ``"&quot;"``, ``'&#x27;'``, ``'&#x3D;'``, ``"&#96;"``: the decoded
-character is one of ``< > & " ' ` = /``) is how code escapes markup by hand, in every
-language: an escape table (``{'<': '&lt;', ...}``), a ``.replace('"', '&quot;')`` chain, a Go
-``strings.NewReplacer``. One added or removed changes what a value can carry into HTML: a
-template engine escaping ``=`` (handlebars, CVE-2015-8861), a Markdown converter escaping the
-quotes of an image URL or a bare ``<``, a sanitizer escaping quotes in attribute values. Other
-references (``&nbsp;``, a typographer's ``&#8220;``) decide nothing about markup and are not
+A string literal that is exactly a character reference for an ASCII punctuation character
+(``'&lt;'``, ``"&quot;"``, ``'&#x27;'``, ``'&#x3D;'``, ``"&#96;"``, ``'&#92;'``: characters
+with syntax in markup, in the scripts and styles markup holds, and in URLs) is how code
+escapes markup by hand, in every language: an escape table (``{'<': '&lt;', ...}``), a
+``.replace('"', '&quot;')`` chain, a Go ``strings.NewReplacer``. One added or removed
+changes what a value can carry into HTML: a template engine escaping ``=`` (handlebars,
+CVE-2015-8861), a Markdown converter escaping the quotes of an image URL or a bare ``<``, a
+sanitizer escaping quotes in attribute values, a template engine escaping a backslash for
+values that land in inline scripts (nunjucks, CVE-2023-2142). Other references (``&nbsp;``, a
+typographer's ``&#8220;`` and ``&hellip;``: not ASCII) decide nothing about markup and are not
 counted.
 
 Factor ``html-entity-escaping-changed`` (red): the PR's code files hold such literals a
@@ -25,6 +27,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,8 +41,8 @@ from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "html-entity-escaping-changed"
-MARKUP_CHARACTERS = frozenset("<>&\"'`=/")
-"""The characters whose character reference is an escape of markup."""
+MARKUP_CHARACTERS = frozenset(string.punctuation)
+"""The characters whose character reference is an escape: ASCII punctuation."""
 _REFERENCE = re.compile(r"&(?:[A-Za-z]+|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
@@ -129,6 +132,12 @@ ENTITY_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "    return '<img src=\"%s\" alt=\"%s\">' % (url.replace('\"', '&quot;'),"
             " alt.replace('\"', '&quot;'))\n"
         ),
+        True,
+    ),
+    (  # a backslash escaped for values that land in inline scripts (nunjucks)
+        "nunjucks/src/lib.js",
+        "var escapeMap = { '&': '&amp;', '<': '&lt;' };\n",
+        "var escapeMap = { '&': '&amp;', '<': '&lt;', '\\\\': '&#92;' };\n",
         True,
     ),
     (  # Go: a replacer stops escaping the apostrophe
