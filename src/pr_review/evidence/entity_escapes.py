@@ -34,8 +34,7 @@ from dataclasses import dataclass
 from pr_review.evidence.grammars import string_literals
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
-from pr_review.evidence.sides import code_sides, first_moved
-from pr_review.schema.enums import FactorSeverity
+from pr_review.evidence.sides import code_sides, first_moved, red_when_moved
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
@@ -98,20 +97,15 @@ def entity_escaping_factors(
     """One red factor when the PR's code files write markup character references a different
     number of times, per character, at the first file where one was added or removed."""
     moved = first_moved(code_sides(files, base, head, references), lambda r: r.character)
-    if moved is None:
-        return []
-    return [
-        RiskFactor(
-            factor=FACTOR,
-            files=(moved.path,),
-            severity=FactorSeverity.RED,
-            why=f"an HTML character reference for `{moved.item.character}` {moved.verb} "
-            f"({moved.where}: `'{moved.item.text}'`; {moved.came} new, {moved.gone} gone in "
-            "the PR's files): a literal reference is how code escapes markup by hand, so what "
-            "a value can carry into HTML changed (cross-site scripting is fixed, or reopened, "
-            "this way)",
-        )
-    ]
+    return red_when_moved(
+        FACTOR,
+        moved,
+        lambda moved: f"an HTML character reference for `{moved.item.character}` {moved.verb} "
+        f"({moved.where}: `'{moved.item.text}'`; {moved.came} new, {moved.gone} gone in "
+        "the PR's files): a literal reference is how code escapes markup by hand, so what "
+        "a value can carry into HTML changed (cross-site scripting is fixed, or reopened, "
+        "this way)",
+    )
 
 
 ENTITY_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

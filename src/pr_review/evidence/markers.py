@@ -228,6 +228,16 @@ def _lines(*lines: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _go_link(helper: str, test: str, guarded: bool) -> str:
+    """A Go renderer with a helper testing a URL, whose link writer calls it or not."""
+    write = ["\tif !" + helper + "(u) {", "\t\tw.Write(escape(u))", "\t}"] if guarded else [
+        "\tw.Write(escape(u))"]
+    return _lines(
+        "package render", f"func {helper}(u []byte) bool {{", f"\tif {test} {{", "\t\treturn true",
+        "\t}", "\treturn false", "}", "func autoLink(w *Writer, u []byte) {", *write, "}",
+    )
+
+
 MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
     # archive extraction (node-tar): a hard link's target now checked like a path
     ("src/unpack.ts", _lines(
@@ -362,31 +372,10 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "    return urljoin(request_uri(environ), value)",
     ), "scheme-relative-url-check-changed"),
     # an existing script-URL helper applied to one more kind of link (a Markdown renderer)
-    ("render/html.go", _lines(
-        "package render",
-        "func isDangerous(u []byte) bool {",
-        '\tif bytes.HasPrefix(bytes.ToLower(u), []byte("javascript:")) {',
-        "\t\treturn true",
-        "\t}",
-        "\treturn false",
-        "}",
-        "func autoLink(w *Writer, u []byte) {",
-        "\tw.Write(escape(u))",
-        "}",
-    ), _lines(
-        "package render",
-        "func isDangerous(u []byte) bool {",
-        '\tif bytes.HasPrefix(bytes.ToLower(u), []byte("javascript:")) {',
-        "\t\treturn true",
-        "\t}",
-        "\treturn false",
-        "}",
-        "func autoLink(w *Writer, u []byte) {",
-        "\tif !isDangerous(u) {",
-        "\t\tw.Write(escape(u))",
-        "\t}",
-        "}",
-    ), "script-url-check-changed"),
+    ("render/html.go",
+     _go_link("isDangerous", 'bytes.HasPrefix(bytes.ToLower(u), []byte("javascript:"))', False),
+     _go_link("isDangerous", 'bytes.HasPrefix(bytes.ToLower(u), []byte("javascript:"))', True),
+     "script-url-check-changed"),
     # a marker named once at module level and tested by its name
     ("lib/extract.js", _lines(
         "const DOTS = '..'",
@@ -430,31 +419,8 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "}",
     ), None),
     # a new condition calling a helper that tests for no marker
-    ("render/html.go", _lines(
-        "package render",
-        "func isEmpty(u []byte) bool {",
-        "\tif len(u) == 0 {",
-        "\t\treturn true",
-        "\t}",
-        "\treturn false",
-        "}",
-        "func autoLink(w *Writer, u []byte) {",
-        "\tw.Write(escape(u))",
-        "}",
-    ), _lines(
-        "package render",
-        "func isEmpty(u []byte) bool {",
-        "\tif len(u) == 0 {",
-        "\t\treturn true",
-        "\t}",
-        "\treturn false",
-        "}",
-        "func autoLink(w *Writer, u []byte) {",
-        "\tif !isEmpty(u) {",
-        "\t\tw.Write(escape(u))",
-        "\t}",
-        "}",
-    ), None),
+    ("render/html.go", _go_link("isEmpty", "len(u) == 0", False),
+     _go_link("isEmpty", "len(u) == 0", True), None),
     # a syntax highlighter choosing a grammar by language name; a class comparing constructors
     ("src/highlight.ts", _lines(
         "function grammar(lang: string) {",

@@ -30,8 +30,7 @@ from pr_review.evidence.grammars import field_equalities
 from pr_review.evidence.lexing import mask_receivers, shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
-from pr_review.evidence.sides import code_sides, first_moved
-from pr_review.schema.enums import FactorSeverity
+from pr_review.evidence.sides import code_sides, first_moved, red_when_moved
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
@@ -106,19 +105,14 @@ def origin_check_factors(
     """One red factor when the PR's code files hold a different set of origin comparisons
     after the PR than before, at the first file whose set moved."""
     moved = first_moved(code_sides(files, base, head, checks), lambda c: c.key)
-    if moved is None:
-        return []
-    return [
-        RiskFactor(
-            factor=FACTOR,
-            files=(moved.path,),
-            severity=FactorSeverity.RED,
-            why=f"a comparison of two URLs' origins {moved.verb} or rewritten ({moved.where}: "
-            f"`{shorten(moved.item.code, 80)}`; {moved.came} new, {moved.gone} gone in the PR's "
-            "files): whether two URLs are the same site decides whether credentials, cookies "
-            "and headers follow a redirect or a request counts as same-origin",
-        )
-    ]
+    return red_when_moved(
+        FACTOR,
+        moved,
+        lambda moved: f"a comparison of two URLs' origins {moved.verb} or rewritten "
+        f"({moved.where}: `{shorten(moved.item.code, 80)}`; {moved.came} new, {moved.gone} gone "
+        "in the PR's files): whether two URLs are the same site decides whether credentials, "
+        "cookies and headers follow a redirect or a request counts as same-origin",
+    )
 
 
 ORIGIN_CHECK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

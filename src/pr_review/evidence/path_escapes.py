@@ -31,8 +31,7 @@ from pr_review.evidence.grammars import if_conditions
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
-from pr_review.evidence.sides import code_sides, first_moved
-from pr_review.schema.enums import FactorSeverity
+from pr_review.evidence.sides import code_sides, first_moved, red_when_moved
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
@@ -92,20 +91,15 @@ def path_escape_factors(
     """One red factor when the PR's code files hold a different set of path-escape
     conditions after the PR than before, at the first file whose set moved."""
     moved = first_moved(code_sides(files, base, head, checks), lambda c: c.code)
-    if moved is None:
-        return []
-    return [
-        RiskFactor(
-            factor=FACTOR,
-            files=(moved.path,),
-            severity=FactorSeverity.RED,
-            why=f"a check that a path stays inside its root {moved.verb} or rewritten "
-            f"({moved.where}: `if {shorten(moved.item.code, 80)}`; {moved.came} new, "
-            f"{moved.gone} gone in the PR's files): absolute paths and containment tests decide "
-            "whether a name from an archive, URL or request reaches a file outside the root "
-            "(path traversal)",
-        )
-    ]
+    return red_when_moved(
+        FACTOR,
+        moved,
+        lambda moved: f"a check that a path stays inside its root {moved.verb} or rewritten "
+        f"({moved.where}: `if {shorten(moved.item.code, 80)}`; {moved.came} new, "
+        f"{moved.gone} gone in the PR's files): absolute paths and containment tests decide "
+        "whether a name from an archive, URL or request reaches a file outside the root "
+        "(path traversal)",
+    )
 
 
 PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (

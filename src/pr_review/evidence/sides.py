@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from pr_review.schema.enums import FactorSeverity
+from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 from pr_review.sources.paths import PathKind, classify
@@ -107,3 +109,14 @@ def first_moved(sides: Sequence[CodeSides[L]], key: Callable[[L], str]) -> Moved
         if removed is not None:
             return Moved(side.path, removed, False, *counts)
     return None
+
+
+def red_when_moved(
+    factor: str, moved: Moved[L] | None, why: Callable[[Moved[L]], str]
+) -> list[RiskFactor]:
+    """The one red factor of a counting rule whose count moved (``why`` says what moved and
+    why it matters), or none."""
+    if moved is None:
+        return []
+    return [RiskFactor(factor=factor, files=(moved.path,), severity=FactorSeverity.RED,
+                       why=why(moved))]
