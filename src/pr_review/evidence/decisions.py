@@ -358,6 +358,9 @@ class SourceDecisions:
         self._six: dict[str, type] = {}
         self._tree: Tree | None = None
         self._top: list[Scope] = []
+        self._absent: dict[int, tuple[SourceDecisions, list[Counter[str] | None]]] = {}
+        """The decisions of this side's scopes another side lacks, by that side (kept, so its
+        id is not reused while cached)."""
         if source is None:
             return
         if path.endswith(PYTHON_EXTENSIONS):
@@ -385,13 +388,18 @@ class SourceDecisions:
         (``escapeXML.toString = function`` -> ``function escapeXMLToString``)."""
         if not atoms:
             return False
-        stack: list[tuple[tuple[str, ...], Scope]] = [((s.name,), s) for s in self._top]
-        while stack:
-            names, scope = stack.pop()
-            stack.extend(((*names, c.name), c) for c in scope.children)
-            if other.scope(("", *names)) is None and self.atoms_at(scope) == atoms:
-                return True
-        return False
+        key = id(other)
+        cached = self._absent.get(key)
+        if cached is None or cached[0] is not other:  # once per pair of sides, not per scope
+            found: list[Counter[str] | None] = []
+            stack: list[tuple[tuple[str, ...], Scope]] = [((s.name,), s) for s in self._top]
+            while stack:
+                names, scope = stack.pop()
+                stack.extend(((*names, c.name), c) for c in scope.children)
+                if other.scope(("", *names)) is None:
+                    found.append(self.atoms_at(scope))
+            cached = self._absent[key] = (other, found)
+        return atoms in cached[1]
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
