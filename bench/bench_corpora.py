@@ -4,7 +4,7 @@ Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report ... shared] [
 [--concurrency 2] [--no-cases] [--lanes-only] [--corpora DIR]``
 
 Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for every half
-``bench/corpora/split.json`` lists (tune, report, holdout to holdout14; built by
+``bench/corpora/split.json`` lists (tune, report, holdout to holdout23; built by
 ``bench/build_corpora.py``; a half built outside the budget is read from ``--corpora DIR``)
 and ``../shared/corpus/real`` (requests + flask, half ``shared``). Each is measured twice:
 with the PRs' real titles, descriptions and commit messages, and with all of them replaced by
@@ -231,8 +231,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--details", type=Path,
                         help="write every case's lane and factors here (JSON lines per half and "
-                             "title mode): for reading a tune half; never before a report half's "
-                             "figures are written")
+                             "title mode; the file is emptied first): for reading a tune half; "
+                             "never before a report half's figures are written")
     parser.add_argument("--corpora", type=Path,
                         help="also look here for a half's <half>/cases and <half>/repos (a half "
                              "built outside bench/corpora's budget: build_corpora.py build --out)")
@@ -244,6 +244,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv[1:])
     modes = ["published", "neutral"] if args.titles == "both" else [args.titles]
     results: dict[str, object] = {}
+    if args.details:
+        args.details.write_text("", encoding="utf-8")  # this run's rows only (each half appends)
     for half in args.half:
         corpus = HALVES[half]
         if args.corpora is not None and (args.corpora / half / "cases").is_dir():
