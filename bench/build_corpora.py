@@ -192,6 +192,9 @@ REPOS = {
     "nunjucks": ("mozilla/nunjucks", "javascript", "template engine"),
     "go-yaml": ("go-yaml/yaml", "go", "YAML parser"),
     "pyramid": ("Pylons/pyramid", "python", "web framework"),
+    "dompurify": ("cure53/DOMPurify", "javascript", "HTML sanitizer"),
+    "gorilla-sessions": ("gorilla/sessions", "go", "session store"),
+    "httpie": ("httpie/cli", "python", "HTTP client CLI"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
