@@ -267,6 +267,10 @@ def test_session_module_alone_is_moderate() -> None:
         ("requirements.txt", PathKind.MANIFEST),
         ("docs/package.json", PathKind.DOCS),
         ("web/package.json", PathKind.MANIFEST),
+        ("extras/man/http.1", PathKind.DOCS),
+        ("man/git-config.5", PathKind.DOCS),
+        ("lib/version.1", PathKind.CODE),
+        ("lib/man/page.js", PathKind.CODE),
     ],
 )
 def test_language_first_classification(path: str, kind: PathKind) -> None:

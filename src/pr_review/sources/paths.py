@@ -210,7 +210,13 @@ def _is_docs(stem: str, ext: str, dirs: tuple[str, ...]) -> bool:
         return True
     if stem + ext in DOC_TOOL_FILES and (stem != "funding" or dirs[:1] == (".github",)):
         return True
+    if _MAN_SECTION.match(ext) and "man" in dirs:
+        return True  # a manual page (roff, section 1-9) in a man folder at any depth
     return stem in DOC_NAMES and ext not in CODE_EXTENSIONS
+
+
+_MAN_SECTION = re.compile(r"^\.[1-9]$")
+"""A manual page's file extension is its section (``http.1``, ``git-config.5``)."""
 
 
 def is_test(path: str) -> bool:
