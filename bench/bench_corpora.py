@@ -4,7 +4,7 @@ Run: ``.venv/bin/python bench/bench_corpora.py [--half tune report ... shared] [
 [--concurrency 2] [--no-cases] [--lanes-only] [--corpora DIR]``
 
 Corpora (bundle form, read by ``pr-review eval``): ``bench/corpora/<half>`` for every half
-``bench/corpora/split.json`` lists (tune, report, holdout to holdout23; built by
+``bench/corpora/split.json`` lists (tune, report, holdout to holdout24; built by
 ``bench/build_corpora.py``; a half built outside the budget is read from ``--corpora DIR``)
 and ``../shared/corpus/real`` (requests + flask, half ``shared``). Each is measured twice:
 with the PRs' real titles, descriptions and commit messages, and with all of them replaced by
