@@ -224,15 +224,25 @@ def _bound_name(parent: Any, child: Any, data: bytes, module: str) -> str | None
     return text if text and text.replace("_", "").replace("$", "").isalnum() else None
 
 
+def _scope_name(parent: Any, child: Any, data: bytes, module: str) -> str | None:
+    """The name ``child`` (a node under ``parent``) is a scope by: a function's, class's or
+    method's own name, else what binds it as a value (:func:`_bound_name`); None when it is
+    no named scope."""
+    kind = child.type
+    name = _name(child, data) if any(w in kind for w in _SCOPE_WORDS) else None
+    if name is None:
+        name = _bound_name(parent, child, data, module)
+    if name is None or "call" in kind or kind.endswith("declarator"):
+        return None
+    return name
+
+
 def _scopes(node: Any, data: bytes, module: str) -> list[Scope]:
     out: list[Scope] = []
     for child in node.children:
         inner = _scopes(child, data, module)
-        kind = child.type
-        name = _name(child, data) if any(w in kind for w in _SCOPE_WORDS) else None
-        if name is None:
-            name = _bound_name(node, child, data, module)
-        if name is not None and "call" not in kind and not kind.endswith("declarator"):
+        name = _scope_name(node, child, data, module)
+        if name is not None:
             out.append(Scope(name, child.start_point[0] + 1, child.end_point[0] + 1, inner))
         else:
             out.extend(inner)
@@ -912,11 +922,9 @@ def returned_record_keys(path: str, source: str | None) -> list[tuple[str, str]]
             else holder
         while function is not None and function.type == "statement_block":
             function = function.parent
-        if function is None or function.type not in _FUNCTION_NODES:
+        if function is None or function.type not in _FUNCTION_NODES or function.parent is None:
             continue
-        name = _name(function, data) or (
-            _bound_name(function.parent, function, data, "") if function.parent else None
-        )
+        name = _scope_name(function.parent, function, data, "")
         if not name:
             continue
         for pair in node.named_children:
