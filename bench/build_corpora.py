@@ -195,6 +195,9 @@ REPOS = {
     "dompurify": ("cure53/DOMPurify", "javascript", "HTML sanitizer"),
     "gorilla-sessions": ("gorilla/sessions", "go", "session store"),
     "httpie": ("httpie/cli", "python", "HTTP client CLI"),
+    "fast-xml-parser": ("NaturalIntelligence/fast-xml-parser", "javascript", "XML parser"),
+    "archiver": ("mholt/archiver", "go", "archive extraction library"),
+    "flask-cors": ("corydolphin/flask-cors", "python", "CORS extension"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
