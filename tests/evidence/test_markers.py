@@ -14,6 +14,7 @@ from pr_review.evidence.markers import (
     marker_factors,
     marker_of,
 )
+from pr_review.evidence.scopes import find_scope, scope_tree
 from pr_review.schema.enums import Lane
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import MemoryTree
@@ -77,3 +78,34 @@ def test_a_checking_function_moved_to_another_file_unchanged_is_no_change() -> N
         files, MemoryTree({"a.py": old_a}), MemoryTree({"a.py": new_a, "b.py": body})
     )
     assert found == []
+
+
+def test_of_two_functions_of_one_name_the_changed_lines_own_is_read() -> None:
+    source = (
+        "class Flags:\n"
+        "    @property\n"
+        "    def path(self):\n"
+        "        return self._path\n"
+        "    @path.setter\n"
+        "    def path(self, value):\n"
+        "        self._path = value\n"
+    )
+    top = scope_tree("flags.py", source)
+    assert top is not None
+    getter = find_scope(top, ("flags", "Flags", "path"))
+    setter = find_scope(top, ("flags", "Flags", "path"), line=7)
+    assert getter is not None and (getter.start, getter.end) == (2, 4)
+    assert setter is not None and (setter.start, setter.end) == (5, 7)
+    assert find_scope(top, ("flags", "Flags", "path"), line=99) == getter
+    head = source.replace(
+        "        self._path = value\n",
+        "        if '..' in value.split('/'):\n"
+        "            raise ValueError(value)\n"
+        "        self._path = value\n",
+    )
+    found = marker_factors(
+        [_diff("flags.py", source, head)], MemoryTree({"flags.py": source}),
+        MemoryTree({"flags.py": head}),
+    )
+    assert [f.factor for f in found] == ["path-containment-changed"]
+    assert "`flags:Flags.path` (line 5)" in found[0].why

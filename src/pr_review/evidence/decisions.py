@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
@@ -74,13 +74,18 @@ class DecisionChange:
     added: tuple[str, ...]
     removed: tuple[str, ...]
 
-    def describe(self) -> str:
-        """One short clause: what was added or removed first."""
+    def describe(self, first: Callable[[str], object] | None = None) -> str:
+        """One short clause: what was added or removed first (of the atoms ``first`` holds
+        true for, when there are such: the condition a rule is about)."""
+        added, removed = self.added, self.removed
+        if first is not None:
+            added = tuple(sorted(added, key=lambda a: not first(a)))
+            removed = tuple(sorted(removed, key=lambda a: not first(a)))
         parts = []
-        if self.added:
-            parts.append(f"{_plain(self.added[0])} added")
-        if self.removed:
-            parts.append(f"{_plain(self.removed[0])} removed")
+        if added:
+            parts.append(f"{_plain(added[0])} added")
+        if removed:
+            parts.append(f"{_plain(removed[0])} removed")
         more = len(self.added) + len(self.removed) - len(parts)
         return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
 
@@ -377,9 +382,10 @@ class SourceDecisions:
         """The file's outermost classes and functions."""
         return self._top
 
-    def scope(self, chain: tuple[str, ...]) -> Scope | None:
-        """The class or function ``chain`` names (module first), or None."""
-        return find_scope(self._top, chain)
+    def scope(self, chain: tuple[str, ...], line: int | None = None) -> Scope | None:
+        """The class or function ``chain`` names (module first), or None; of several of one
+        name, the one spanning ``line`` (:func:`find_scope`)."""
+        return find_scope(self._top, chain, line)
 
     def renamed(self, atoms: Counter[str] | None, other: SourceDecisions) -> bool:
         """Whether this side holds a function or class deciding exactly ``atoms`` (something)
@@ -528,13 +534,17 @@ def changed_functions(
     none = SourceDecisions(f.path, None)
     old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", old_path)
     new_side = none if f.status is FileStatus.DELETED else sides.parsed("head", f.path)
-    seen: set[tuple[str, ...]] = set()
+    seen: set[tuple[tuple[str, ...], int | None, int | None]] = set()
     for line in lines:
         chain = line.chain
-        if len(chain) < 2 or chain in seen or not line.parsed:
+        if len(chain) < 2 or not line.parsed:
             continue
-        seen.add(chain)
-        before, after = old_side.scope(chain), new_side.scope(chain)
+        before, after = old_side.scope(chain, line.line), new_side.scope(chain, line.line)
+        key = (chain, None if before is None else before.start,
+               None if after is None else after.start)
+        if key in seen:
+            continue
+        seen.add(key)
         old = None if before is None else old_side.atoms_at(before)
         new = None if after is None else new_side.atoms_at(after)
         if before is None and (

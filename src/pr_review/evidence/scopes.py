@@ -145,15 +145,19 @@ def python_scopes(tree: ast.Module) -> list[Scope]:
     return _scopes(tree)
 
 
-def find_scope(top: list[Scope], chain: tuple[str, ...]) -> Scope | None:
+def find_scope(top: list[Scope], chain: tuple[str, ...], line: int | None = None) -> Scope | None:
     """The class or function ``chain`` (module first, as :class:`ScopedLine` gives it) names
-    among ``top``; None when there is no such scope."""
+    among ``top``; None when there is no such scope. Where one level holds several of one name
+    (a prototype method and a function declaration both ``serializeToString``, a property's
+    getter and setter), the one spanning ``line`` when one does, else the first."""
     if len(chain) < 2:
         return None
     level, found = top, None
     for name in chain[1:]:
-        found = next((s for s in level if s.name == name), None)
-        if found is None:
+        named = [s for s in level if s.name == name]
+        if not named:
             return None
+        found = next((s for s in named if line is not None and s.start <= line <= s.end),
+                     named[0])
         level = found.children
     return found
