@@ -7,19 +7,25 @@ archive entry, a URL path, an upload's filename, a link target) stays under its 
 that tests for a script URL scheme (``javascript:``, ``vbscript:``) decides whether a link
 can run script; one that tests for a scheme-relative URL (``'//'``) decides whether a
 location or request can leave for another host; one that tests a key for ``__proto__``,
-``'constructor'`` or ``'prototype'`` decides whether input can reach ``Object.prototype``.
-Path traversal, script-URL XSS, open redirects and prototype pollution are fixed by changing
-such functions and reopened the same way, in every language. The evidence is the code's own,
-on its syntax tree, not a name: a function (or class) with such a check on either side of
-the PR whose decisions change (:func:`pr_review.evidence.decisions.compare`: conditions,
-refusals, calls) gives the marker's factor (red), and so does a condition the PR adds, removes
-or rewrites that calls a function of the PR's files testing for a marker (one level: an
-existing ``IsDangerousURL`` check applied to one more link kind). A marker the module names
-once (``DOTDOT = '..'``, Go's ``var bJs = []byte("javascript:")``) is read through its name.
+``'constructor'`` or ``'prototype'`` (or asks whether a key names a member of
+``Object.prototype``: ``has.call(Object.prototype, key)``) decides whether input can reach
+``Object.prototype``; one that tests text for a sequence closing a markup construct (``-->``,
+``]]>``, ``?>``, a search for ``--``) decides whether a serializer's comment, CDATA section or
+processing instruction can be closed early by its data. Path traversal, script-URL XSS,
+open redirects, prototype pollution and XML injection are fixed by changing such functions
+and reopened the same way, in every language. The evidence is the code's own, on its syntax
+tree, not a name: a function (or class) with such a check on either side of the PR whose
+decisions change (:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls)
+gives the marker's factor (red), and so does a condition the PR adds, removes or rewrites that
+calls a function of the PR's files testing for a marker (one level: an existing
+``IsDangerousURL`` check applied to one more link kind). A marker the module names once
+(``DOTDOT = '..'``, Go's ``var bJs = []byte("javascript:")``) is read through its name.
 ``'//'`` is also how code comments and protocol separators are tested for, so its function
 counts only when a condition testing for it is itself added, removed or rewritten
-(``Marker.own_check``). A function moved to another file of the PR, or renamed in its file,
-deciding the same is no change. The markers are data (``MARKERS``).
+(``Marker.own_check``); so do the prototype-member test and the markup terminators, which sit
+in long parser and serializer functions whose other decisions change often. A function moved
+to another file of the PR, or renamed in its file, deciding the same is no change. The
+markers are data (``MARKERS``).
 
 Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor or None).
 """
@@ -103,6 +109,35 @@ MARKERS: tuple[Marker, ...] = (
          "Object.hasOwn(o,'__proto__')"),
         ("this.constructor===Foo", "typeof x.prototype==='object'"),
     ),
+    Marker(
+        "prototype-key-check-changed",
+        re.compile(r"""\.call\(\s*Object\.prototype\s*,|\bin\s+Object\.prototype\b|Object\.prototype\["""),
+        "tests whether a key names a member of `Object.prototype`, so it decides whether input "
+        "can shadow or reach `Object.prototype`",
+        "prototype pollution",
+        ("!has.call(Object.prototype,source)", "key in Object.prototype",
+         "Object.prototype.hasOwnProperty.call(Object.prototype,k)",
+         "Object.prototype[key]!==undefined"),
+        # a type test and an own-key test read no prototype member
+        ("Object.prototype.toString.call(x)==='[object Array]'",
+         "Object.prototype.hasOwnProperty.call(obj,key)"),
+        own_check=True,
+    ),
+    Marker(
+        "markup-terminator-check-changed",
+        re.compile(r"""(["'`])(?:-->|\]\]>|\?>)\1"""
+                   r"""|(?:indexOf|includes|contains|Contains|find|index|search)\(\s*"""
+                   r"""(?:[\w.$\[\]]+\s*,\s*)?(["'`])--\2|(["'`])--\3\s+(?:not\s+)?in\b"""),
+        "tests text for a sequence that closes a markup construct (`-->`, `--`, `]]>`, `?>`), "
+        "so it decides whether text written into a comment, CDATA section or processing "
+        "instruction can close it and inject markup",
+        "XML and HTML injection through serializers",
+        ("node.data.indexOf(']]>')!==-1", 'strings.Contains(data,"?>")',
+         "n.data.indexOf('--')!==-1", "'--' in data", "text.includes('-->')"),
+        # a command line's option prefix and end-of-options marker, an arrow
+        ("arg.startsWith('--')", "arg==='--'", "s.indexOf('->')>0", "s.endswith('>')"),
+        own_check=True,
+    ),
 )  # fmt: skip
 
 
@@ -156,8 +191,8 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
             files=(f.path,),
             severity=FactorSeverity.RED,
             why=f"`{found.line.qualified}` ({found.where}) {decides}, and changes what "
-            f"it decides: {found.change.describe()} ({marker.attacks} are fixed and reopened "
-            "here)",
+            f"it decides: {found.change.describe(marker.pattern.search)} ({marker.attacks} "
+            "are fixed and reopened here)",
         )
     return None
 
@@ -357,6 +392,121 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "  obj[key] = value",
         "}",
     ), "prototype-key-check-changed"),
+    # a query parser whose prototype-member test is rewritten (qs): the key it tests changes
+    ("lib/parse.js", _lines(
+        "function parseKeys(key, options) {",
+        "  if (!options.plainObjects && has.call(Object.prototype, key.replace(/\\[|]/g, ''))) {",
+        "    if (!options.allowPrototypes) return",
+        "  }",
+        "  return key",
+        "}",
+    ), _lines(
+        "function parseKeys(key, options) {",
+        "  if (!options.plainObjects && has.call(Object.prototype, key.slice(1, -1))) {",
+        "    if (!options.allowPrototypes) return",
+        "  }",
+        "  return key",
+        "}",
+    ), "prototype-key-check-changed"),
+    # a function holding a prototype-member test changes other decisions: not this marker
+    ("lib/parse.js", _lines(
+        "function parseKeys(key, options) {",
+        "  if (has.call(Object.prototype, key)) return",
+        "  if (options.depth > 5) return",
+        "  return key",
+        "}",
+    ), _lines(
+        "function parseKeys(key, options) {",
+        "  if (has.call(Object.prototype, key)) return",
+        "  if (options.depth > 10) return",
+        "  return key",
+        "}",
+    ), None),
+    # an XML serializer refusing processing-instruction data that would close it early
+    ("lib/dom.js", _lines(
+        "function serialize(node, buf, requireWellFormed) {",
+        "  if (node.nodeType === CDATA && node.data.indexOf(']]>') !== -1) {",
+        "    throw new DOMException('data contains ]]>')",
+        "  }",
+        "  if (node.nodeType === PI) {",
+        "    return buf.push('<?', node.target, ' ', node.data, '?>')",
+        "  }",
+        "}",
+    ), _lines(
+        "function serialize(node, buf, requireWellFormed) {",
+        "  if (node.nodeType === CDATA && node.data.indexOf(']]>') !== -1) {",
+        "    throw new DOMException('data contains ]]>')",
+        "  }",
+        "  if (node.nodeType === PI) {",
+        "    if (requireWellFormed && node.data.indexOf('?>') !== -1) {",
+        "      throw new DOMException('data contains ?>')",
+        "    }",
+        "    return buf.push('<?', node.target, ' ', node.data, '?>')",
+        "  }",
+        "}",
+    ), "markup-terminator-check-changed"),
+    # ... and a comment's '--' (Go)
+    ("xml/write.go", _lines(
+        "package xml",
+        "func (w *Writer) Comment(data string) error {",
+        '	w.WriteString("<!--" + data + "-->")',
+        "	return nil",
+        "}",
+    ), _lines(
+        "package xml",
+        "func (w *Writer) Comment(data string) error {",
+        '	if strings.Contains(data, "--") {',
+        '		return errors.New("comment contains --")',
+        "	}",
+        '	w.WriteString("<!--" + data + "-->")',
+        "	return nil",
+        "}",
+    ), "markup-terminator-check-changed"),
+    # the same, in the second of two functions of one name (a prototype method delegating to
+    # a function declaration): the changed line's own function is compared, not the first
+    ("lib/dom.js", _lines(
+        "XMLSerializer.prototype.serializeToString = function (node) {",
+        "  return serializeToString(node, [])",
+        "}",
+        "function serializeToString(node, buf) {",
+        "  if (node.data.indexOf(']]>') !== -1) throw new Error('x')",
+        "  return buf.push('<!--', node.data, '-->')",
+        "}",
+    ), _lines(
+        "XMLSerializer.prototype.serializeToString = function (node) {",
+        "  return serializeToString(node, [])",
+        "}",
+        "function serializeToString(node, buf) {",
+        "  if (node.data.indexOf(']]>') !== -1) throw new Error('x')",
+        "  if (node.data.indexOf('--') !== -1) throw new Error('y')",
+        "  return buf.push('<!--', node.data, '-->')",
+        "}",
+    ), "markup-terminator-check-changed"),
+    # a serializer holding a terminator test changes another decision; a CLI reads '--'
+    ("lib/dom.js", _lines(
+        "function serialize(node, buf) {",
+        "  if (node.data.indexOf(']]>') !== -1) throw new Error('x')",
+        "  if (node.nodeType === TEXT) return buf.push(node.data)",
+        "}",
+    ), _lines(
+        "function serialize(node, buf) {",
+        "  if (node.data.indexOf(']]>') !== -1) throw new Error('x')",
+        "  if (node.nodeType === TEXT || node.nodeType === SPACE) return buf.push(node.data)",
+        "}",
+    ), None),
+    ("cli.py", _lines(
+        "def parse(args):",
+        "    for a in args:",
+        "        if a.startswith('-'):",
+        "            yield a",
+    ), _lines(
+        "def parse(args):",
+        "    for a in args:",
+        "        if a == '--':",
+        "            break",
+        "        if a.startswith('-'):",
+        "            yield a",
+    ), None),
     # a response making a Location absolute stops a '//evil.example' path becoming a host
     ("src/webob/response.py", _lines(
         "def _make_location_absolute(environ, value):",
