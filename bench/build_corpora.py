@@ -198,6 +198,9 @@ REPOS = {
     "fast-xml-parser": ("NaturalIntelligence/fast-xml-parser", "javascript", "XML parser"),
     "archiver": ("mholt/archiver", "go", "archive extraction library"),
     "flask-cors": ("corydolphin/flask-cors", "python", "CORS extension"),
+    "tough-cookie": ("salesforce/tough-cookie", "javascript", "cookie jar"),
+    "go-restful": ("emicklei/go-restful", "go", "REST framework"),
+    "litestar": ("litestar-org/litestar", "python", "web framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
