@@ -94,8 +94,10 @@ def test_of_two_functions_of_one_name_the_changed_lines_own_is_read() -> None:
     assert top is not None
     getter = find_scope(top, ("flags", "Flags", "path"))
     setter = find_scope(top, ("flags", "Flags", "path"), line=7)
-    assert getter is not None and (getter.start, getter.end) == (2, 4)
-    assert setter is not None and (setter.start, setter.end) == (5, 7)
+    assert getter is not None
+    assert (getter.start, getter.end) == (2, 4)
+    assert setter is not None
+    assert (setter.start, setter.end) == (5, 7)
     assert find_scope(top, ("flags", "Flags", "path"), line=99) == getter
     head = source.replace(
         "        self._path = value\n",
