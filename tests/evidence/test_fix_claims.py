@@ -8,9 +8,12 @@ import pytest
 from pr_review.evidence.fix_claims import (
     CHANGELOG_EXAMPLES,
     CLAIM_EXAMPLES,
+    COMMENT_EXAMPLES,
     TEST_NAME_EXAMPLES,
     changelog_markers,
     claim,
+    comment_claim,
+    comment_markers,
     is_changelog,
     regression_test_markers,
     version_only,
@@ -132,3 +135,33 @@ def test_tests_alone_are_not_read() -> None:
     test = file_diff("tests/test_xss.py", ["def test_x():", "    pass"], status=FileStatus.ADDED)
     kinds = {test.path: classify(test.path)}
     assert regression_test_markers([test], kinds, []) == []
+
+
+@pytest.mark.parametrize(("line", "claimed"), COMMENT_EXAMPLES)
+def test_comment_examples(line: str, claimed: bool) -> None:
+    assert (comment_claim(line) is not None) is claimed
+
+
+def test_a_comment_the_fix_adds_to_its_code_is_a_claim_once_and_says_where() -> None:
+    code = file_diff(
+        "lib/match.go",
+        ["// matchLimit limits the complexity of a match to avoid ReDoS", "if n > limit {"],
+        ["if n > 0 {"],
+    )
+    lane, factors = lane_and_factors(
+        files=[code], base={"lib/match.go": "if n > 0 {\n"},
+        head={"lib/match.go": "// matchLimit ...\nif n > limit {\n"},
+    )
+    assert lane is Lane.RED
+    assert factors["security-advisory:red"].why == (
+        "the PR says it fixes a security issue: a comment it adds to its code names denial of "
+        "service: `// matchLimit limits the complexity of a match to avoid ReDoS` "
+        "(`lib/match.go` line 1)"
+    )
+    moved = file_diff(
+        "lib/match.go", ["    // avoid ReDoS", "x = 1"], ["// avoid ReDoS", "x = 2"]
+    )
+    assert comment_markers([moved]) == []
+    release = file_diff("lib/version.go", ['const Version = "1.2.4"  // fixes a DoS'],
+                        ['const Version = "1.2.3"'])
+    assert comment_markers([release]) == []

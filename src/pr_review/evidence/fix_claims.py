@@ -1,10 +1,13 @@
-"""What the PR's own changelog entry and regression tests call its change: a security fix.
+"""What the PR's own changelog entry, regression tests and code comments call its change: a
+security fix.
 
 Projects that land a fix under a neutral title still describe it in what the same PR adds:
 its changelog entry (a Keep a Changelog ``### Security`` section, "Fix XSS in image titles",
-"Fixed a potential denial of service", a towncrier fragment of type ``security``) and its
+"Fixed a potential denial of service", a towncrier fragment of type ``security``), its
 regression test (``test/tm-cases/xss_issue699.text``, ``tests/test_asgi_keepalive_smuggling.py``,
-``it('does not allow prototype pollution')``). The words name a class of vulnerability, not a
+``it('does not allow prototype pollution')``) and the comments it adds to the code it changes
+(``// matchLimit will limit the complexity ... to avoid ReDos``, ``# DANGER: do not change
+lightly; ref: request smuggling``). The words name a class of vulnerability, not a
 piece of code, and mean the same in every repository, so they are read like the advisory ids of
 :mod:`pr_review.evidence.advisory` and make the PR red through ``security-advisory``.
 
@@ -15,8 +18,8 @@ edits (their names are old), and the ``X-XSS-Protection`` header's name. PR text
 data; this signal can only raise the lane.
 
 Examples (run by the test suite): ``CLAIM_EXAMPLES`` (a line, a claim?), ``CHANGELOG_EXAMPLES``
-(a path, a changelog?) and ``TEST_NAME_EXAMPLES`` (an added test file, named for a
-vulnerability?).
+(a path, a changelog?), ``TEST_NAME_EXAMPLES`` (an added test file, named for a
+vulnerability?) and ``COMMENT_EXAMPLES`` (an added code line, a comment naming one?).
 """
 
 from __future__ import annotations
@@ -176,6 +179,35 @@ def _test_claim(line: str) -> str | None:
     return None
 
 
+_COMMENT_LINE = re.compile(
+    r"^\s*(?://|/\*|\*(?!/)|#(?!!|\s*(?:include|define|undef|if|ifdef|ifndef|else|elif|endif|"
+    r"pragma)\b))"
+)
+"""A line that is a comment (``//``, ``/*``, a block comment's ``*`` line, ``#``; not a shebang
+or a C preprocessor line)."""
+
+
+def comment_claim(line: str) -> str | None:
+    """What a comment line names (a class of vulnerability), or None: not a code line, not an
+    advisory id (:func:`pr_review.evidence.advisory.code_markers` reads those)."""
+    return _test_claim(line) if _COMMENT_LINE.match(line) else None
+
+
+def comment_markers(code: Sequence[FileDiff]) -> list[str]:
+    """The first comment the PR adds to its ``code`` files (behaviour-changing code, not
+    tests) that names a class of vulnerability (``// avoid ReDoS``, ``# ref: request
+    smuggling``), not only moved or reworded, as a short description naming where (at most
+    one); none unless the code changes more than a version string. A fix explains itself where
+    the change is as often as in a changelog."""
+    if not [f for f in code if not version_only(f)]:
+        return []
+    for f in code:
+        found = _first_new_claim(f, comment_claim)
+        if found is not None:
+            return [f"a comment it adds to its code names {found[0]}: {found[1]}"]
+    return []
+
+
 def changelog_markers(
     files: Sequence[FileDiff], kinds: Mapping[str, PathKind], code: Sequence[FileDiff]
 ) -> list[str]:
@@ -275,3 +307,23 @@ TEST_NAME_EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("tests/test_redirects.py", False),
 )
 """Each: a test file the PR adds, and whether its name says it tests a vulnerability."""
+
+
+COMMENT_EXAMPLES: tuple[tuple[str, bool], ...] = (
+    # comments fixes add (gjson, gunicorn, ws, ejs, sanitize-html)
+    ("// matchLimit will limit the complexity of the match operation to avoid ReDos", True),
+    ("                # DANGER: do not change lightly; ref: request smuggling", True),
+    ("      // vulnerabilities / memory attacks.", True),
+    ("      // remote code execution", True),
+    ("   * game over for XSS protection, so if that's allowed we strip it", True),
+    ("/* escape the name: a crafted name is a path traversal */", True),
+    # code lines, and comments naming no class of vulnerability
+    ("if (isXSS(value)) { return '' }", False),
+    ("raise ValueError('possible denial of service')", False),
+    ("# TODO: make the timeout configurable", False),
+    ("#include <stdio.h> // DoS", False),
+    ("#!/usr/bin/env python  # XSS", False),
+    ("// the CVE-2024-1234 fix", False),
+    ("// set X-XSS-Protection for old browsers", False),
+)
+"""Lines the PR adds to its code: a comment naming a class of vulnerability, or not."""

@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from pr_review.evidence.advisory import PrText, advisory_factor, code_markers
 from pr_review.evidence.ci import ci_factor, is_ci
 from pr_review.evidence.content import FileScan
-from pr_review.evidence.fix_claims import changelog_markers, regression_test_markers
+from pr_review.evidence.fix_claims import (
+    changelog_markers,
+    comment_markers,
+    regression_test_markers,
+)
 from pr_review.evidence.globs import GlobError, compile_glob
 from pr_review.evidence.neutral import Neutrality
 from pr_review.evidence.rules import CATEGORIES
@@ -328,8 +332,8 @@ def _subsystem_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFa
 
 def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFactor]:
     """Red when the PR's own words (its text, an advisory id its code and tests newly name, the
-    changelog entry or the regression test it adds) mark it as a security fix and it changes
-    behaviour."""
+    changelog entry, the regression test or the code comment it adds) mark it as a security
+    fix and it changes behaviour."""
     if inputs.text is None:
         return []
     manifests = [f.path for f in files if inputs.kinds[f.path] is PathKind.MANIFEST]
@@ -338,6 +342,7 @@ def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFac
         code_markers(inputs.files, inputs.kinds)
         or changelog_markers(inputs.files, inputs.kinds, code)
         or regression_test_markers(inputs.files, inputs.kinds, code)
+        or comment_markers(code)
     )
     factor = advisory_factor(inputs.text, [f.path for f in files], manifests, in_code)
     return [] if factor is None else [factor]
