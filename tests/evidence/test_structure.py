@@ -3,6 +3,7 @@ classification. The negative examples are synthetic snippets shaped like real fa
 
 from __future__ import annotations
 
+import difflib
 import re
 
 import pytest
@@ -14,7 +15,7 @@ from pr_review.evidence.lexing import strip_comments, strip_strings
 from pr_review.evidence.scopes import module_name, scoped_lines, words
 from pr_review.evidence.security_scope import SCOPE_RULES, ScopeRule
 from pr_review.schema.enums import FactorSeverity, Lane, VerifierSeverity
-from pr_review.sources.diff import FileStatus
+from pr_review.sources.diff import FileStatus, parse_diff
 from pr_review.sources.paths import PathKind, classify
 from pr_review.verifiers.secrets import _finding
 from tests.evidence.helpers import file_diff
@@ -140,6 +141,47 @@ def test_a_typing_only_change_inside_an_auth_function_is_not_red() -> None:
     assert lane is Lane.YELLOW
     assert "security-scope:moderate" in factors
     assert "security-check-changed:red" not in factors
+
+
+_OVERLOADED = """import typing
+import html
+import re
+import os
+
+
+@typing.overload
+def escape(value: None) -> None:
+    pass
+
+
+@typing.overload
+def escape(value: str) -> str:
+    pass
+
+
+def escape(value):
+    if value is None:
+        return None
+    return html.escape(value)
+"""
+
+
+def test_of_overloads_the_same_rank_is_compared_whatever_the_lines_moved() -> None:
+    # a pyupgrade-style PR: imports dropped above, the implementation's annotation changed; the
+    # implementation's new line numbers fall on a stub in the base file
+    head = _OVERLOADED.replace("import re\nimport os\n", "").replace(
+        "def escape(value):", "def escape(value: str | None) -> str | None:"
+    )
+    patch = "".join(difflib.unified_diff(
+        _OVERLOADED.splitlines(keepends=True), head.splitlines(keepends=True),
+        "a/lib/text.py", "b/lib/text.py", n=0,
+    ))
+    files = list(parse_diff("diff --git a/lib/text.py b/lib/text.py\n" + patch).files)
+    assert [n for h in files[0].hunks for n, _ in h.added] == [15]  # a blank line in the base
+    lane, factors = _risk(files=files, base={"lib/text.py": _OVERLOADED},
+                          head={"lib/text.py": head})
+    assert "security-check-changed:red" not in factors
+    assert lane is not Lane.RED
 
 
 _ESCAPE_TO_STRING = (

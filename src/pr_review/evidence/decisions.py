@@ -33,7 +33,13 @@ from pr_review.evidence import grammars
 from pr_review.evidence.grammars import Scope, Tree
 from pr_review.evidence.lexing import mask_receivers, shorten
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.scopes import PYTHON_EXTENSIONS, ScopedLine, find_scope, python_scopes
+from pr_review.evidence.scopes import (
+    PYTHON_EXTENSIONS,
+    ScopedLine,
+    find_scope,
+    python_scopes,
+    scope_rank,
+)
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
@@ -382,10 +388,16 @@ class SourceDecisions:
         """The file's outermost classes and functions."""
         return self._top
 
-    def scope(self, chain: tuple[str, ...], line: int | None = None) -> Scope | None:
+    def scope(
+        self, chain: tuple[str, ...], line: int | None = None, rank: int = 0
+    ) -> Scope | None:
         """The class or function ``chain`` names (module first), or None; of several of one
-        name, the one spanning ``line`` (:func:`find_scope`)."""
-        return find_scope(self._top, chain, line)
+        name, the one spanning ``line``, else the ``rank``-th (:func:`find_scope`)."""
+        return find_scope(self._top, chain, line, rank)
+
+    def rank(self, chain: tuple[str, ...], scope: Scope | None) -> int:
+        """Which of the scopes named like ``chain`` ``scope`` is (:func:`scope_rank`)."""
+        return scope_rank(self._top, chain, scope)
 
     def renamed(self, atoms: Counter[str] | None, other: SourceDecisions) -> bool:
         """Whether this side holds a function or class deciding exactly ``atoms`` (something)
@@ -524,22 +536,32 @@ class FunctionChange:
 
 
 def changed_functions(
-    f: FileDiff, lines: Iterable[ScopedLine], sides: Sides
+    f: FileDiff, lines: Iterable[ScopedLine], sides: Sides,
+    removed: Iterable[ScopedLine] = (),
 ) -> Iterator[FunctionChange]:
-    """Each function or class holding one of ``lines`` (changed lines of ``f``) whose
-    decisions differ between the sides, once per scope, in the order of ``lines``.
-    Module-level lines decide nothing; a scope that came from (or went to) another file of
-    the PR deciding the same, or was renamed in its file deciding the same, is no change."""
+    """Each function or class holding one of ``lines`` (lines ``f`` adds, numbered in the
+    head file) or ``removed`` (lines it removes, numbered in the base file) whose decisions
+    differ between the sides, once per scope, in that order. A line's own side names its
+    function; of several functions of one name (overloads, a getter and its setter), the other
+    side's of the same rank is compared with it. Module-level lines decide nothing; a scope
+    that came from (or went to) another file of the PR deciding the same, or was renamed in
+    its file deciding the same, is no change."""
     old_path = f.old_path or f.path
     none = SourceDecisions(f.path, None)
     old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", old_path)
     new_side = none if f.status is FileStatus.DELETED else sides.parsed("head", f.path)
     seen: set[tuple[tuple[str, ...], int | None, int | None]] = set()
-    for line in lines:
+    tagged = [(line, True) for line in lines] + [(line, False) for line in removed]
+    for line, in_head in tagged:
         chain = line.chain
         if len(chain) < 2 or not line.parsed:
             continue
-        before, after = old_side.scope(chain, line.line), new_side.scope(chain, line.line)
+        if in_head:
+            after = new_side.scope(chain, line.line)
+            before = old_side.scope(chain, rank=new_side.rank(chain, after))
+        else:
+            before = old_side.scope(chain, line.line)
+            after = new_side.scope(chain, rank=old_side.rank(chain, before))
         key = (chain, None if before is None else before.start,
                None if after is None else after.start)
         if key in seen:

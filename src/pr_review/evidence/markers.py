@@ -171,9 +171,10 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
     new_source = None if f.status is FileStatus.DELETED else sides.source("head", f.path)
     added = [n for h in f.hunks for n, _ in h.added]
     removed = [n for h in f.hunks for n, _ in h.removed]
-    lines = scoped_lines(f.path, new_source, added) + scoped_lines(old_path, old_source, removed)
+    new_lines = scoped_lines(f.path, new_source, added)
+    old_lines = scoped_lines(old_path, old_source, removed)
     constants = {**module_strings(old_path, old_source), **module_strings(f.path, new_source)}
-    for found in changed_functions(f, lines, sides):
+    for found in changed_functions(f, new_lines, sides, removed=old_lines):
         changed = _expanded((*found.change.added, *found.change.removed), constants)
         marker = (marker_of(_expanded(found.old, constants), changed)
                   or marker_of(_expanded(found.new, constants), changed))

@@ -145,19 +145,34 @@ def python_scopes(tree: ast.Module) -> list[Scope]:
     return _scopes(tree)
 
 
-def find_scope(top: list[Scope], chain: tuple[str, ...], line: int | None = None) -> Scope | None:
+def find_scope(
+    top: list[Scope], chain: tuple[str, ...], line: int | None = None, rank: int = 0
+) -> Scope | None:
     """The class or function ``chain`` (module first, as :class:`ScopedLine` gives it) names
     among ``top``; None when there is no such scope. Where one level holds several of one name
     (a prototype method and a function declaration both ``serializeToString``, a property's
-    getter and setter), the one spanning ``line`` when one does, else the first."""
+    getter and setter, ``typing.overload`` stubs), the one spanning ``line`` when one does,
+    else, at the innermost level, the ``rank``-th of them (0: the first)."""
     if len(chain) < 2:
         return None
     level, found = top, None
-    for name in chain[1:]:
+    for depth, name in enumerate(chain[1:], start=2):
         named = [s for s in level if s.name == name]
         if not named:
             return None
-        found = next((s for s in named if line is not None and s.start <= line <= s.end),
-                     named[0])
+        spanning = [s for s in named if line is not None and s.start <= line <= s.end]
+        last = depth == len(chain)
+        found = spanning[0] if spanning else named[rank] if last and rank < len(named) else named[0]
         level = found.children
     return found
+
+
+def scope_rank(top: list[Scope], chain: tuple[str, ...], scope: Scope | None) -> int:
+    """Which of the scopes of ``chain``'s name at its level ``scope`` is (0: the first, or
+    ``scope`` is None): the same-named function to compare it with on the file's other side."""
+    if scope is None or len(chain) < 2:
+        return 0
+    parent = find_scope(top, chain[:-1], scope.start) if len(chain) > 2 else None
+    level = top if len(chain) == 2 else (parent.children if parent is not None else [])
+    named = [s for s in level if s.name == chain[-1]]
+    return next((i for i, s in enumerate(named) if s is scope), 0)

@@ -318,7 +318,9 @@ def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: Sides) -> RiskF
     named: dict[tuple[str, ...], ScopeHit] = {}
     for hit in hits:
         named.setdefault(hit.line.chain, hit)
-    for found in changed_functions(f, [h.line for h in hits], sides):
+    added = [h.line for h in hits if h.side == "added"]
+    removed = [h.line for h in hits if h.side == "removed"]
+    for found in changed_functions(f, added, sides, removed=removed):
         hit = named[found.line.chain]
         return RiskFactor(
             factor=CHECK_FACTOR,
