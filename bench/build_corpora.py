@@ -451,10 +451,16 @@ class Builder:
             self.refs.append(ref)
         return new_base, parent, commits
 
-    def bundle(self, dest: Path) -> None:
-        """Write every case's refs (and what they reach) as one git bundle."""
+    def bundle(self, dest: Path, tight: bool = True) -> None:
+        """Write every case's refs (and what they reach) as one git bundle: packed as tightly
+        as git can for bench/corpora's size budget (``tight``), else git's default packing (a
+        half built outside the budget; the tight repack of a large repository's cases takes
+        longer than git is given)."""
         dest.parent.mkdir(parents=True, exist_ok=True)
-        git(self.scratch, "repack", "-adq", "-f", "--window=250", "--depth=50")
+        if tight:
+            git(self.scratch, "repack", "-adq", "-f", "--window=250", "--depth=50")
+        else:
+            git(self.scratch, "repack", "-adq")
         git(self.scratch, "bundle", "create", str(dest.resolve()), "--all")
 
 
@@ -501,7 +507,7 @@ def build(mirrors: Path, only: list[str], root: Path = CORPORA) -> None:
                     json.dumps(case, separators=CASE_SEPARATORS) + "\n"
                 )
                 n += 1
-            builder.bundle(out / "repos" / f"{name}.bundle")
+            builder.bundle(out / "repos" / f"{name}.bundle", tight=root == CORPORA)
         size = (out / "repos" / f"{name}.bundle").stat().st_size
         print(f"{name}: {n} cases -> {out.name}/, bundle {size / 1e6:.1f} MB", flush=True)
 
