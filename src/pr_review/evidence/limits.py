@@ -14,20 +14,15 @@ land (multipart part and field counts, route parameter counts, header sizes, rec
 and removing or loosening one is how they are undone, in every repository and language.
 Python is read with :mod:`ast`, the others on tree-sitter
 (:func:`pr_review.evidence.grammars.bound_checks`). What counts is a bound newly enforced (a
-bound name no file of the PR checked before), no longer enforced anywhere in the PR's files, or
-enforced on more paths: checked more times in the PR's files than before, by a check whose
-condition the base did not hold (an expansion limit that was counted for one kind of entity
-now counted for two more, fast-xml-parser GHSA-8gc5-j5rx-235r). A check moved, re-worded or
-off by one (``>`` to ``>=``) against a bound that was already enforced is no change (retry
-counts and timeouts re-checked in a refactor stay yellow), nor is one checked fewer times
-(checks merged into one).
+bound name no file of the PR checked before) or no longer enforced anywhere in the PR's files:
+a check moved, repeated, re-worded or off by one (``>`` to ``>=``) against a bound that was
+already enforced is no change (retry counts and timeouts re-checked in a refactor stay yellow).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
@@ -198,33 +193,14 @@ def _key(check: BoundCheck) -> str:
     return check.bound.lower()
 
 
-def _repeated(
-    old: Sequence[BoundCheck], new: Sequence[BoundCheck], added: frozenset[int]
-) -> list[BoundCheck]:
-    """The checks of ``new`` on a bound ``old`` already checked, beyond the ones ``old`` holds
-    with the same condition (those on the PR's ``added`` lines first): the bound enforced on
-    one more path (a limit counted in a second loop)."""
-    known = {_key(c) for c in old}
-    extra = Counter((_key(c), c.code) for c in new if _key(c) in known)
-    extra.subtract(Counter((_key(c), c.code) for c in old))
-    out = []
-    for c in sorted(new, key=lambda c: c.line not in added):
-        if extra[(_key(c), c.code)] > 0:
-            extra[(_key(c), c.code)] -= 1
-            out.append(c)
-    return out
-
-
 def _readable(f: FileDiff) -> bool:
     return not f.binary and (f.path.endswith(PYTHON_EXTENSIONS) or language_of(f.path) is not None)
 
 
 def limit_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
     """One red factor per file with a check on a bound that no file of the PR checked before
-    (newly enforced), on one that no file of the PR checks any more (no longer enforced), or
-    on one the PR's files check more times than before (enforced on more paths)."""
+    (newly enforced), or on one that no file of the PR checks any more (no longer enforced)."""
     sides: dict[str, tuple[list[BoundCheck], list[BoundCheck]]] = {}
-    added_lines = {f.path: frozenset(n for h in f.hunks for n, _ in h.added) for f in files}
     for f in files:
         if not _readable(f):
             continue
@@ -233,23 +209,18 @@ def limit_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> 
         new = [] if f.status is FileStatus.DELETED else checks(f.path, head.read(f.path)) or []
         if old or new:
             sides[f.path] = (old, new)
-    before = Counter(_key(c) for old, _ in sides.values() for c in old)
-    after = Counter(_key(c) for _, new in sides.values() for c in new)
+    before = {_key(c) for old, _ in sides.values() for c in old}
+    after = {_key(c) for _, new in sides.values() for c in new}
     out: list[RiskFactor] = []
     for path, (old, new) in sides.items():
         added = [c for c in new if _key(c) not in before]
         removed = [c for c in old if _key(c) not in after]
-        more = [c for c in _repeated(old, new, added_lines[path])
-                if after[_key(c)] > before[_key(c)]]
-        if not added and not removed and not more:
+        if not added and not removed:
             continue
         first, verb, side = (
             (added[0], "newly enforced", "")
             if added
             else (removed[0], "no longer enforced", " of the base file")
-            if removed
-            else (more[0], (f"enforced on more paths ({after[_key(more[0])]} checks in the "
-                            f"PR's files, {before[_key(more[0])]} before)"), "")
         )
         out.append(
             RiskFactor(
@@ -257,7 +228,7 @@ def limit_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> 
                 files=(path,),
                 severity=FactorSeverity.RED,
                 why=f"a bound {verb}: `{first.bound}` (line {first.line}{side}: `if "
-                f"{first.code}` refuses or stops beyond it; {len(added or more)} check(s) added, "
+                f"{first.code}` refuses or stops beyond it; {len(added)} check(s) added, "
                 f"{len(removed)} removed): bounds on sizes and counts are how "
                 "resource-exhaustion fixes land and how they are undone",
             )
