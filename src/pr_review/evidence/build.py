@@ -26,6 +26,7 @@ from pr_review.evidence.instructions import repo_instructions
 from pr_review.evidence.issues import linked_issues
 from pr_review.evidence.limits import limit_factors
 from pr_review.evidence.line_breaks import line_break_factors
+from pr_review.evidence.log_quoting import log_quoting_factors
 from pr_review.evidence.markers import marker_factors
 from pr_review.evidence.markup_escaping import markup_escaping_factors
 from pr_review.evidence.neutral import Neutrality, analyse
@@ -131,6 +132,7 @@ def _build_pack(
         structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += markup_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += entity_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += log_quoting_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(

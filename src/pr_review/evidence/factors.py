@@ -16,6 +16,7 @@ from pr_review.evidence import (
     input_flows,
     limits,
     line_breaks,
+    log_quoting,
     markup_escaping,
     origin_checks,
     path_escapes,
@@ -41,7 +42,7 @@ def known_factors() -> frozenset[str]:
         advisory.FACTOR, backtracking.REMOVED, backtracking.ADDED, ci.TRUST, ci.CHANGE,
         credential_headers.FACTOR, entity_escapes.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR,
         guards.ADDED_FACTOR, input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR,
-        markup_escaping.FACTOR, origin_checks.FACTOR,
+        log_quoting.FACTOR, markup_escaping.FACTOR, origin_checks.FACTOR,
         path_escapes.FACTOR, security_scope.FACTOR, security_scope.CHECK_FACTOR,
         validation_regexes.FACTOR,
     }
