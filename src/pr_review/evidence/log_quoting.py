@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.evidence.sides import code_sides
@@ -112,19 +113,17 @@ def log_quoting_factors(
     """One red factor when a log message present on both sides of the PR's code files quotes
     more or fewer values through ``repr``, at the first file where it does."""
     sides = code_sides(files, base, head, log_formats)
-    before = Counter(f.plain for s in sides for f in s.old)
-    after = Counter(f.plain for s in sides for f in s.new)
-    kept = {plain for plain in before if plain in after}
     quoted_before: Counter[str] = Counter()
     quoted_after: Counter[str] = Counter()
     for s in sides:
         for f in s.old:
-            if f.plain in kept:
-                quoted_before[f.plain] += f.quoted
+            quoted_before[f.plain] += f.quoted
         for f in s.new:
-            if f.plain in kept:
-                quoted_after[f.plain] += f.quoted
-    changed = [p for p in kept if quoted_before[p] != quoted_after[p]]
+            quoted_after[f.plain] += f.quoted
+    changed = {
+        plain for plain in quoted_before.keys() & quoted_after.keys()
+        if quoted_before[plain] != quoted_after[plain]
+    }
     for s in sides:
         for f in s.new:
             if f.plain in changed:
@@ -133,9 +132,9 @@ def log_quoting_factors(
                 return [RiskFactor(
                     factor=FACTOR, files=(s.path,), severity=FactorSeverity.RED,
                     why=f"a log message {verb} a value with repr (line {f.line}: "
-                    f"`{f.text[:80]}`): repr escapes line breaks and control characters, so "
-                    "whether a request value can forge log entries changed (log injection is "
-                    "fixed, or reopened, this way)",
+                    f"`{shorten(f.text, 80)}`): repr escapes line breaks and control "
+                    "characters, so whether a request value can forge log entries changed (log "
+                    "injection is fixed, or reopened, this way)",
                 )]
     return []
 
