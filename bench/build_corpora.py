@@ -201,6 +201,9 @@ REPOS = {
     "tough-cookie": ("salesforce/tough-cookie", "javascript", "cookie jar"),
     "go-restful": ("emicklei/go-restful", "go", "REST framework"),
     "litestar": ("litestar-org/litestar", "python", "web framework"),
+    "url-parse": ("unshiftio/url-parse", "javascript", "URL parser"),
+    "fosite": ("ory/fosite", "go", "OAuth 2.0 / OpenID Connect framework"),
+    "django-oauth-toolkit": ("jazzband/django-oauth-toolkit", "python", "OAuth 2.0 provider for Django"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
