@@ -37,13 +37,17 @@ _VERSION_SUFFIX = re.compile(r"^v\d+$")
 
 def names_word(name: str, word: str) -> bool:
     """Whether the project name ``name`` holds the scope word ``word``: one of its parts
-    (split on anything not a letter or digit) is the word, or starts or ends with it
-    (``follow-redirects`` holds ``redirect``, ``pyjwt`` ``jwt``, ``authlib`` ``auth``)."""
-    if len(word) < _MIN_WORD:
-        return False
+    (split on anything not a letter or digit) is the word or starts or ends with it
+    (``follow-redirects`` holds ``redirect``, ``pyjwt`` ``jwt``, ``authlib`` ``auth``), or it
+    holds the word's singular (``cookie`` holds ``cookies``)."""
+    singular = word[:-1] if word.endswith("s") else ""
     return any(
-        part == word or part.startswith(word) or part.endswith(word)
-        for part in re.split(r"[^a-z0-9]+", name.lower())
+        len(w) >= _MIN_WORD
+        and any(
+            part == w or part.startswith(w) or part.endswith(w)
+            for part in re.split(r"[^a-z0-9]+", name.lower())
+        )
+        for w in (word, singular)
     )
 
 
@@ -121,17 +125,24 @@ def _setup_py(text: str | None) -> str | None:
 
 NAME_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     ("cookie", "cookie", True),
+    ("cookie", "cookies", True),  # the plural of the name (``getAllCookies``)
     ("follow-redirects", "redirect", True),
     ("follow-redirects", "redirects", True),
     ("csrf", "csrf", True),
     ("PyJWT", "jwt", True),
     ("Authlib", "auth", True),
     ("express-session", "session", True),
+    ("tough-cookie", "cookies", True),
+    ("token", "tokens", True),
+    ("sign", "signs", True),
+    ("jsonwebtoken", "tokens", True),  # it holds ``token``
+    ("tls-client", "tls", True),
     # the word is not the project's subject
     ("requests", "redirect", False),
     ("flask", "session", False),
     ("express", "cookie", False),
     ("jsonwebtoken", "sign", False),
     ("ws", "ws", False),  # too short to match inside a name
+    ("express", "ss", False),
 )
 """A project name, a scope word, and whether the name holds the word."""
