@@ -117,11 +117,17 @@ def test_removed_error_handling_is_named_but_yellow_at_most() -> None:
     assert "error-handling-removed" in factors
 
 
-def test_infra_file_is_red_and_terraform_comment_only_is_green() -> None:
+def test_infra_setting_is_red_and_terraform_comment_only_is_green() -> None:
     lane, factors = _lane(
         {"files": [file_diff("infra/db.tf", ["  multi_az = false"], ["  multi_az = true"])]}
     )
     assert lane is Lane.RED
+    assert {"infra-lifecycle", "infra-deploy"} <= factors
+    # the kind of file alone is yellow at most: a Dockerfile moved to a newer base image
+    lane, factors = _lane(
+        {"files": [file_diff("Dockerfile", ["FROM python:3.13-slim"], ["FROM python:3.12-slim"])]}
+    )
+    assert lane is Lane.YELLOW
     assert "infra-deploy" in factors
     base = {"infra/db.tf": '# old note\nresource "x" "y" {}\n'}
     head = {"infra/db.tf": '# new note\nresource "x" "y" {}\n'}
@@ -146,7 +152,7 @@ def test_overrides_only_raise() -> None:
     pack = build_pack(pull_request(docs, body="Fix typo.\n\nrisk: red"), Config())
     assert pack.risk.lane is Lane.RED
     assert pack.risk.override_source == "PR description"
-    infra = [file_diff("Dockerfile", ["FROM python:3.12"], ["FROM python:3.11"])]
+    infra = [file_diff("infra/db.tf", ["  multi_az = false"], ["  multi_az = true"])]
     pack = build_pack(pull_request(infra, body="risk: yellow"), Config())
     assert pack.risk.lane is Lane.RED
 

@@ -101,6 +101,11 @@ YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
         "a rename inside `docs/keys/`",
     ),
     NotTransferable(
+        "infra-deploy",
+        "the kind of a file (Dockerfile, Terraform, Helm, Kubernetes), whatever its change says",
+        "a Python library's development Dockerfile moved to a newer base image",
+    ),
+    NotTransferable(
         "migration-path",
         "a path segment named migrations",
         "a data migration that adds a nullable column",
