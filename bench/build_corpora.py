@@ -203,10 +203,15 @@ REPOS = {
     "litestar": ("litestar-org/litestar", "python", "web framework"),
     "url-parse": ("unshiftio/url-parse", "javascript", "URL parser"),
     "fosite": ("ory/fosite", "go", "OAuth 2.0 / OpenID Connect framework"),
-    "django-oauth-toolkit": ("jazzband/django-oauth-toolkit", "python", "OAuth 2.0 provider for Django"),
+    "django-oauth-toolkit": (
+        "jazzband/django-oauth-toolkit", "python", "OAuth 2.0 provider for Django"
+    ),
     "js-xss": ("leizongmin/js-xss", "javascript", "XSS filter"),
     "casbin": ("casbin/casbin", "go", "authorization library"),
-    "simplejwt": ("jazzband/djangorestframework-simplejwt", "python", "JWT authentication for Django REST framework"),
+    "simplejwt": (
+        "jazzband/djangorestframework-simplejwt", "python",
+        "JWT authentication for Django REST framework",
+    ),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")

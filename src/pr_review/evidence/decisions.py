@@ -4,17 +4,17 @@ A change inside a function named for authentication, redirects, escaping or sign
 ``security-scope`` factor, keyed to a name) is evidence of risk only when it changes what the
 function *does* at a decision: a condition or comparison, a refusal (raise, throw, panic) or a
 call (an escape, a check, a header). Typing-only changes (annotations, ``cast``, code under
-``if TYPE_CHECKING``, TypeScript types), formatting, comments and renames of unused names
-change none of these; nor does a condition that only renamed what it reads, with its
-operators, literals, plain names and the last name of each member access kept
-(``event.request.method === 'OPTIONS'`` -> ``event.req.method === 'OPTIONS'`` in a refactor
-that renamed ``request`` everywhere); nor, in Python, a literal spelled through the ``six``
-compatibility library (``b("")`` with ``b`` imported from ``six``, ``six.u("x")``) rewritten as
-the literal itself when Python 2 support is dropped; nor a test of the interpreter's version
-(``if PY2:``, ``sys.version_info >= (3,)``), whose branches count as code but not as a
-decision; nor code moved into a helper the PR adds, or taken back from one it removes: such a
-helper's decisions are read in place of the call, one level (:meth:`Sides.inlined`). Python is
-read with :mod:`ast`, other languages with tree-sitter
+``if TYPE_CHECKING``, TypeScript types), formatting, comments, renames of unused names and
+taking or releasing a lock (:data:`SYNCHRONIZATION_CALLS`) change none of these; nor does a
+condition that only renamed what it reads, with its operators, literals, plain names and the
+last name of each member access kept (``event.request.method === 'OPTIONS'`` ->
+``event.req.method === 'OPTIONS'`` in a refactor that renamed ``request`` everywhere); nor, in
+Python, a literal spelled through the ``six`` compatibility library (``b("")`` with ``b``
+imported from ``six``, ``six.u("x")``) rewritten as the literal itself when Python 2 support is
+dropped; nor a test of the interpreter's version (``if PY2:``, ``sys.version_info >= (3,)``),
+whose branches count as code but not as a decision; nor code moved into a helper the PR adds, or
+taken back from one it removes: such a helper's decisions are read in place of the call, one
+level (:meth:`Sides.inlined`). Python is read with :mod:`ast`, other languages with tree-sitter
 (:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?); an
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -57,6 +58,12 @@ CONVERSIONS = frozenset(
     }
 )  # fmt: skip
 """Calls that convert or build a value: no decision, whichever way a refactor writes them."""
+SYNCHRONIZATION_CALLS = frozenset(
+    {"Lock", "Unlock", "RLock", "RUnlock", "TryLock", "TryRLock", "acquire", "release"}
+)
+"""Taking or releasing a lock (``s.mu.RLock()``, ``self._lock.acquire()``), by the call's last
+name: when the function's work runs, not what it decides; locking is read by the
+``concurrency`` factor, yellow at most (:mod:`pr_review.evidence.transfer`)."""
 MESSAGE_CALLS = frozenset(
     {
         "Errorf", "Sprintf", "Sprint", "Sprintln", "Printf", "Println", "Wrap", "Wrapf",
@@ -66,6 +73,12 @@ MESSAGE_CALLS = frozenset(
 )  # fmt: skip
 """Calls that word a message (an error's text, a log line): a clearer message decides nothing,
 so neither they nor what their arguments call are decisions."""
+
+
+GO_ERROR_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)?Err[A-Z0-9]\w*\.")
+"""A Go method chained on an error variable (``fosite.ErrInvalidRequest.WithHint(...)``,
+``ErrNotFound.WithWrap(err)``), which Go names ``ErrFoo`` (the Go style guide; staticcheck
+ST1012): it words or wraps the error returned, as ``fmt.Errorf`` does, and decides nothing."""
 
 
 def is_message_call(callee: str) -> bool:
@@ -209,7 +222,10 @@ def _python_atom(
     if isinstance(current, ast.match_case):
         return f"check case {ast.unparse(current.pattern)}", False
     if isinstance(current, ast.Call):
-        if callee in CONVERSIONS or _literal_method(current):
+        if (
+            callee in CONVERSIONS or last_name(callee) in SYNCHRONIZATION_CALLS
+            or _literal_method(current)
+        ):  # fmt: skip
             return None, False
         return f"call {last_name(callee)}", False
     return None, False
@@ -368,6 +384,7 @@ class SourceDecisions:
         self._python: ast.Module | None = None
         self._six: dict[str, type] = {}
         self._tree: Tree | None = None
+        self._error_value: re.Pattern[str] | None = None
         self._top: list[Scope] = []
         self._absent: dict[int, tuple[SourceDecisions, list[Counter[str] | None]]] = {}
         """The decisions of this side's scopes another side lacks, by that side (kept, so its
@@ -382,6 +399,7 @@ class SourceDecisions:
         else:
             self._tree = grammars.parse(path, source)
             self._top = [] if self._tree is None else self._tree.scopes
+            self._error_value = GO_ERROR_VALUE if path.endswith(".go") else None
 
     @property
     def top(self) -> list[Scope]:
@@ -427,7 +445,8 @@ class SourceDecisions:
         if self._tree is not None:
             return grammars.decision_atoms(
                 self._tree, scope.start, scope.end, conversions=CONVERSIONS,
-                messages=MESSAGE_CALLS,
+                messages=MESSAGE_CALLS, quiet=SYNCHRONIZATION_CALLS,
+                error_value=self._error_value,
             )  # fmt: skip
         return None
 
@@ -695,6 +714,67 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a lock taken around what the function did before: when it runs, not what it
+        # decides (ory/fosite #856, a memory store's token lifespans)
+        "memory.go",
+        "package s\nfunc (s *S) SetTokenLifespans(c string, l int) {\n\ts.lifespans[c] = l\n}\n",
+        (
+            "package s\nfunc (s *S) SetTokenLifespans(c string, l int) {\n\ts.mu.Lock()\n"
+            "\tdefer s.mu.Unlock()\n\ts.lifespans[c] = l\n}\n"
+        ),
+        False,
+    ),
+    (  # ... the same in Python
+        "tokens.py",
+        "def revoke_token(self, t):\n    self.revoked.add(t)\n",
+        (
+            "def revoke_token(self, t):\n    self._lock.acquire()\n    self.revoked.add(t)\n"
+            "    self._lock.release()\n"
+        ),
+        False,
+    ),
+    (  # the error a refusal returns wraps its cause: the wording of the error, as
+        # fmt.Errorf's is (ory/fosite #837)
+        "flow_refresh.go",
+        (
+            "package o\nfunc (c *H) handleRefreshTokenStorageError(e error) error {\n"
+            "\tif errors.Is(e, ErrNotFound) {\n"
+            "\t\treturn errorsx.WithStack(fosite.ErrInvalidRequest.WithDebugf(e.Error()).\n"
+            "\t\t\tWithHint(\"refresh failed\"))\n\t}\n\treturn e\n}\n"
+        ),
+        (
+            "package o\nfunc (c *H) handleRefreshTokenStorageError(e error) error {\n"
+            "\tif errors.Is(e, ErrNotFound) {\n"
+            "\t\treturn errorsx.WithStack(fosite.ErrInvalidRequest.WithDebugf(e.Error()).\n"
+            "\t\t\tWithWrap(e).WithHint(\"refresh failed\"))\n\t}\n\treturn e\n}\n"
+        ),
+        False,
+    ),
+    (  # ... but returning another error is a change
+        "flow_refresh.go",
+        (
+            "package o\nfunc (c *H) handleRefreshTokenStorageError(e error) error {\n"
+            "\tif errors.Is(e, ErrNotFound) {\n"
+            "\t\treturn fosite.ErrInvalidRequest.WithHint(\"refresh failed\")\n\t}\n"
+            "\treturn e\n}\n"
+        ),
+        (
+            "package o\nfunc (c *H) handleRefreshTokenStorageError(e error) error {\n"
+            "\tif errors.Is(e, ErrNotFound) {\n"
+            "\t\treturn fosite.ErrInvalidRequest.WithHint(\"refresh failed\")\n\t}\n"
+            "\treturn c.revoke(e)\n}\n"
+        ),
+        True,
+    ),
+    (  # ... but a check added beside the lock is a decision
+        "memory.go",
+        "package s\nfunc (s *S) SetTokenLifespans(c string, l int) {\n\ts.lifespans[c] = l\n}\n",
+        (
+            "package s\nfunc (s *S) SetTokenLifespans(c string, l int) {\n\ts.mu.Lock()\n"
+            "\tdefer s.mu.Unlock()\n\tif l > 0 {\n\t\ts.lifespans[c] = l\n\t}\n}\n"
+        ),
+        True,
+    ),
     (  # a new method ("" base: the PR adds it) that only hands its parameters to an
         # existing one (unrolled/secure #47)
         "secure.go",

@@ -9,6 +9,7 @@ standard :mod:`ast` elsewhere (:mod:`pr_review.evidence.pyast`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -311,6 +312,8 @@ def decision_atoms(
     *,
     conversions: frozenset[str] = frozenset(),
     messages: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
+    error_value: re.Pattern[str] | None = None,
 ) -> Counter[str] | None:
     """The decisions of the function spanning lines ``start``..``end`` of a parsed source.
 
@@ -318,8 +321,10 @@ def decision_atoms(
     refusals (throw) and calls (by callee), each as its code without whitespace, comments or
     type-only syntax: equal counters mean the function decides, refuses and calls the same
     things (a typing, formatting or variable-name-free change). Calls to ``conversions``
-    (``String(x)``) are no decisions; calls to ``messages`` (``fmt.Errorf``) and what their
-    arguments call word a message and are skipped; a refusal counts by what it throws, not its
+    (``String(x)``) and calls whose last name is in ``quiet`` (``s.mu.RLock()``) are no
+    decisions; calls to ``messages`` (``fmt.Errorf``), calls whose callee ``error_value``
+    matches (a method chained on an error value, ``ErrInvalidRequest.WithHint(...)``) and what
+    their arguments call word a message and are skipped; a refusal counts by what it throws, not its
     message. A function whose one statement calls its own name (a wrapper's
     ``onBodySent(c) { this.handler.onBodySent(c) }``) forwards what it was asked: that call is
     a ``forward`` atom, which :func:`pr_review.evidence.decisions.compare` pairs with the same
@@ -336,12 +341,17 @@ def decision_atoms(
         if "comment" in current.type or current.type in _TYPE_ONLY:
             continue
         callee = _callee(current, data) if current.type in _CALLS else ""
-        if callee in messages or _last(callee) in messages:
+        if (
+            callee in messages or _last(callee) in messages
+            or (error_value is not None and error_value.match(callee))
+        ):  # fmt: skip
             continue  # the wording of an error or a log line
         if current.type in _REFUSALS or (current.type == "call_expression" and callee == "panic"):
             atoms[f"refuse {_thrown(current, data)}"] += 1
             continue  # what is thrown counts, not the words of its message
-        found, deciding = _atoms_of_node(current, data, in_condition, callee, conversions)
+        found, deciding = _atoms_of_node(
+            current, data, in_condition, "" if _last(callee) in quiet else callee, conversions
+        )
         if own is not None and callee and _last(callee) == own[1]:
             found = [f"{own[0]} {own[1]}" if a == f"call {own[1]}" else a for a in found]
         atoms.update(found)

@@ -103,7 +103,7 @@ YELLOW_AT_MOST: tuple[NotTransferable, ...] = (
     NotTransferable(
         "infra-deploy",
         "the kind of a file (Dockerfile, Terraform, Helm, Kubernetes), whatever its change says",
-        "a Python library's development Dockerfile moved to a newer base image",
+        "a demo identity provider's Dockerfile told where to find its templates",
     ),
     NotTransferable(
         "migration-path",
