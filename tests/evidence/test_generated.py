@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from pr_review.config import Config, parse_config
 from pr_review.evidence.build import build_pack
 from pr_review.evidence.generated import (
+    CATALOG_EXAMPLES,
     HEADER_LINES,
     HEADER_RULES,
     HeaderRule,
@@ -17,9 +20,9 @@ from pr_review.evidence.generated import (
 )
 from pr_review.packet.coverage import coverage
 from pr_review.packet.model import PacketInput
-from pr_review.schema.enums import NotReviewedReason
+from pr_review.schema.enums import Lane, NotReviewedReason
 from pr_review.schema.run import ReviewMeta
-from pr_review.sources.diff import FileStatus
+from pr_review.sources.diff import FileDiff, FileStatus
 from tests.evidence.helpers import file_diff, pull_request
 
 GITATTRIBUTES = """\
@@ -110,9 +113,7 @@ def test_minified_by_name_or_by_line_length_but_never_code_of_other_languages() 
 
 def test_paths_exclude_comes_first_and_is_validated() -> None:
     config = parse_config("paths:\n  exclude: ['src/gen/**', '*.pb.go']\n", source="c.yml")
-    found = _reasons(
-        ["src/gen/x.py", "api/v1/x.pb.go", "src/app.py"], exclude=config.paths.exclude
-    )
+    found = _reasons(["src/gen/x.py", "api/v1/x.pb.go", "src/app.py"], exclude=config.paths.exclude)
     assert found == dict.fromkeys(["src/gen/x.py", "api/v1/x.pb.go"], NotReviewedReason.CONFIG)
 
 
@@ -216,3 +217,43 @@ def test_a_header_generated_file_still_counts_for_the_lane_but_not_for_size() ->
     factors = {f.factor for f in pack.risk.factors}
     assert "secrets" in factors
     assert "large-diff" not in factors
+
+
+@pytest.mark.parametrize(("path", "tree", "compiled"), CATALOG_EXAMPLES)
+def test_a_gettext_catalog_is_compiled_from_the_po_beside_it(
+    path: str, tree: tuple[str, ...], compiled: bool
+) -> None:
+    texts = dict.fromkeys(tree, 'msgid "Token"\nmsgstr "Jeton"\n')
+    found = detect([file_diff(path, ["x"])], gitattributes=None, exclude=(), head_text=texts.get)
+    assert (path in found) is compiled
+    if compiled:
+        assert found[path].reason is NotReviewedReason.GENERATED
+        assert "compiled from" in found[path].detail
+
+
+def _binary(path: str) -> FileDiff:
+    return dataclasses.replace(file_diff(path), hunks=(), binary=True)
+
+
+def test_a_recompiled_catalog_beside_its_source_does_not_raise_the_lane() -> None:
+    po = "locale/kk/LC_MESSAGES/django.po"
+    source = 'msgid "Token is invalid"\nmsgstr "Токен жарамсыз"\n'
+    before = 'msgid "Token is invalid"\nmsgstr ""\n'
+    files = [
+        file_diff(po, ['msgstr "Токен жарамсыз"'], ['msgstr ""'], start=2),
+        _binary("locale/kk/LC_MESSAGES/django.mo"),
+    ]
+    pack = build_pack(pull_request(files, head={po: source}, base={po: before}), Config())
+    assert pack.risk.lane is Lane.YELLOW
+    assert not pack.risk.escalated_for_low_confidence
+    listed = {n.path: n.reason for n in pack.diff.not_reviewed}
+    assert listed == {"locale/kk/LC_MESSAGES/django.mo": NotReviewedReason.GENERATED}
+    # a binary nobody can read is still escalated: the review cannot see what it does
+    pack = build_pack(
+        pull_request(
+            [files[0], _binary("src/app/native.so")], head={po: source}, base={po: before}
+        ),
+        Config(),
+    )
+    assert pack.risk.lane is Lane.RED
+    assert pack.risk.escalated_for_low_confidence
