@@ -180,11 +180,12 @@ def _test_claim(line: str) -> str | None:
 
 
 _COMMENT_LINE = re.compile(
-    r"^\s*(?://|/\*|\*(?!/)|#(?!!|\s*(?:include|define|undef|if|ifdef|ifndef|else|elif|endif|"
-    r"pragma)\b))"
+    r"^\s*(?://(?!/\s*<(?:reference|amd-module|amd-dependency)\b)|/\*|\*(?!/)|"
+    r"#(?!!|\s*(?:include|define|undef|if|ifdef|ifndef|else|elif|endif|pragma)\b))"
 )
-"""A line that is a comment (``//``, ``/*``, a block comment's ``*`` line, ``#``; not a shebang
-or a C preprocessor line)."""
+"""A line that is a comment (``//``, ``/*``, a block comment's ``*`` line, ``#``; not a shebang,
+a C preprocessor line or a TypeScript triple-slash directive, ``/// <reference path="..." />``,
+which names a file for the compiler)."""
 
 
 def comment_claim(line: str) -> str | None:
@@ -322,6 +323,9 @@ COMMENT_EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("raise ValueError('possible denial of service')", False),
     ("# TODO: make the timeout configurable", False),
     ("#include <stdio.h> // DoS", False),
+    # a TypeScript directive naming a file, not a comment (js-xss's typings)
+    ('/// <reference path="./xss.d.ts" />', False),
+    ("/// avoid XSS: escape the attribute", True),
     ("#!/usr/bin/env python  # XSS", False),
     ("// the CVE-2024-1234 fix", False),
     ("// set X-XSS-Protection for old browsers", False),
