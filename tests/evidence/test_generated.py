@@ -9,11 +9,12 @@ import pytest
 from pr_review.config import Config, parse_config
 from pr_review.evidence.build import build_pack
 from pr_review.evidence.generated import (
-    CATALOG_EXAMPLES,
+    COMPILED_EXAMPLES,
     HEADER_LINES,
     HEADER_RULES,
     HeaderRule,
     attributes,
+    compiled_source,
     detect,
     generator_mark,
     parse_gitattributes,
@@ -219,35 +220,34 @@ def test_a_header_generated_file_still_counts_for_the_lane_but_not_for_size() ->
     assert "large-diff" not in factors
 
 
-@pytest.mark.parametrize(("path", "tree", "compiled"), CATALOG_EXAMPLES)
+@pytest.mark.parametrize(("path", "tree", "compiled"), COMPILED_EXAMPLES)
 def test_a_gettext_catalog_is_compiled_from_the_po_beside_it(
     path: str, tree: tuple[str, ...], compiled: bool
 ) -> None:
     texts = dict.fromkeys(tree, 'msgid "Token"\nmsgstr "Jeton"\n')
-    found = detect([file_diff(path, ["x"])], gitattributes=None, exclude=(), head_text=texts.get)
-    assert (path in found) is compiled
-    if compiled:
-        assert found[path].reason is NotReviewedReason.GENERATED
-        assert "compiled from" in found[path].detail
+    source = compiled_source(path, None, texts.get)
+    assert (source is not None) is compiled
+    assert source is None or source.endswith(".po")
 
 
 def _binary(path: str) -> FileDiff:
     return dataclasses.replace(file_diff(path), hunks=(), binary=True)
 
 
-def test_a_recompiled_catalog_beside_its_source_does_not_raise_the_lane() -> None:
+def test_a_recompiled_catalog_is_read_through_its_source_not_escalated() -> None:
     po = "locale/kk/LC_MESSAGES/django.po"
     source = 'msgid "Token is invalid"\nmsgstr "Токен жарамсыз"\n'
     before = 'msgid "Token is invalid"\nmsgstr ""\n'
-    files = [
-        file_diff(po, ['msgstr "Токен жарамсыз"'], ['msgstr ""'], start=2),
-        _binary("locale/kk/LC_MESSAGES/django.mo"),
-    ]
+    mo = _binary("locale/kk/LC_MESSAGES/django.mo")
+    files = [file_diff(po, ['msgstr "Токен жарамсыз"'], ['msgstr ""'], start=2), mo]
     pack = build_pack(pull_request(files, head={po: source}, base={po: before}), Config())
     assert pack.risk.lane is Lane.YELLOW
     assert not pack.risk.escalated_for_low_confidence
-    listed = {n.path: n.reason for n in pack.diff.not_reviewed}
-    assert listed == {"locale/kk/LC_MESSAGES/django.mo": NotReviewedReason.GENERATED}
+    assert pack.diff.not_reviewed == ()  # it ships: not generated, not left out
+    # a stale catalog recompiled changes what users read: yellow, even when its .po is the same
+    pack = build_pack(pull_request([mo], head={po: source}, base={po: source}), Config())
+    assert pack.risk.lane is Lane.YELLOW
+    assert not pack.risk.escalated_for_low_confidence
     # a binary nobody can read is still escalated: the review cannot see what it does
     pack = build_pack(
         pull_request(

@@ -17,7 +17,7 @@ from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
 from pr_review.evidence.credential_headers import credential_header_factors
 from pr_review.evidence.entity_escapes import entity_escaping_factors
-from pr_review.evidence.generated import Excluded, detect, is_lock_file
+from pr_review.evidence.generated import Excluded, compiled_source, detect, is_lock_file
 from pr_review.evidence.guards import guard_factors
 from pr_review.evidence.handlers import confirm as confirm_handlers
 from pr_review.evidence.hotspots import hotspots
@@ -149,6 +149,11 @@ def _build_pack(
             base_actions(pr.base_tree) if any(is_ci(p) for p in paths) else None,
             structure,
             unsized=frozenset(p for p, e in excluded.items() if e.by_content),
+            compiled=frozenset(
+                f.path
+                for f in risk_files
+                if f.binary and compiled_source(f.path, pr.head_tree.read, pr.base_tree.read)
+            ),
         )
     )
 

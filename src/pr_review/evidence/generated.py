@@ -12,9 +12,6 @@ first match wins:
 - it is a minified web asset: ``.min.`` in the name, or added lines of a JavaScript/CSS file
   averaging over :data:`MINIFIED_AVG_LINE` characters with one over :data:`MINIFIED_LONG_LINE`,
   or a source map (``*.map`` whose content is a JSON source map);
-- it is a GNU gettext catalog compiled by ``msgfmt`` (``locale/de/LC_MESSAGES/django.mo``)
-  whose source catalog sits beside it (``django.po``, on the head or the base branch): the
-  binary holds the messages of a text file the review reads;
 - its first lines say it is generated, as generators write it and GitHub Linguist recognises
   it (:data:`HEADER_RULES`: Go's ``// Code generated ... DO NOT EDIT.``, protobuf and gRPC,
   ``@generated``, OpenAPI/Swagger, Thrift, ...). Such a claim is the PR's own, so it counts
@@ -24,6 +21,10 @@ first match wins:
 
 The deterministic verifiers still see these files (a key in a generated file is still found).
 A lock-file change still counts as a dependency change for the lane, by kind, not by size.
+
+A binary compiled from a text file beside it (a gettext ``.mo`` from its ``.po``,
+:func:`compiled_source`) is none of these: it ships and counts as a change, but the risk stage
+reads it through its source instead of escalating it as unreadable.
 """
 
 from __future__ import annotations
@@ -198,39 +199,36 @@ def detect(
     for f in files:
         found = _why(f, rules, globs, read_head or {})
         if found is None:
-            found = _compiled_catalog(f, head_text, base_text)
-        if found is None:
             found = _marked(f, head_text, base_text)
         if found is not None:
             out[f.path] = found
     return out
 
 
-def _compiled_catalog(
-    f: FileDiff,
-    head_text: Callable[[str], str | None] | None,
-    base_text: Callable[[str], str | None] | None,
-) -> Excluded | None:
-    """A gettext ``.mo`` whose ``.po`` is beside it on either side (:data:`CATALOG_EXAMPLES`)."""
-    path = PurePosixPath(f.path)
-    if path.suffix.lower() != ".mo":
+def compiled_source(
+    path: str, *reads: Callable[[str], str | None] | None
+) -> str | None:
+    """The text file a changed binary is compiled from, when it sits beside it on a side
+    ``reads`` reads, else None: a GNU gettext catalog ``locale/de/LC_MESSAGES/django.mo``,
+    compiled by ``msgfmt`` from ``django.po`` (:data:`COMPILED_EXAMPLES`). Such a binary is
+    not generated (it ships, and a stale one recompiled changes what users read) but it is
+    not unreadable either: what it holds is read in its source."""
+    found = PurePosixPath(path)
+    if found.suffix.lower() != ".mo":
         return None
-    source = str(path.with_suffix(".po"))
-    for read in (head_text, base_text):
-        if read is not None and read(source) is not None:
-            return Excluded(f.path, ExcludedReason.GENERATED, f"compiled from `{source}`")
-    return None
+    source = str(found.with_suffix(".po"))
+    return next((source for read in reads if read is not None and read(source) is not None), None)
 
 
-CATALOG_EXAMPLES: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+COMPILED_EXAMPLES: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("locale/de/LC_MESSAGES/django.mo", ("locale/de/LC_MESSAGES/django.po",), True),
     ("po/fr.mo", ("po/fr.po",), True),
-    # no source catalog beside it: a binary nobody can read, still counted
+    # no source catalog beside it: a binary nobody can read
     ("locale/de/LC_MESSAGES/django.mo", (), False),
     ("locale/de/LC_MESSAGES/django.mo", ("locale/fr/LC_MESSAGES/django.po",), False),
     ("src/model.bin", ("src/model.po",), False),
 )
-"""A changed file, the other files of the tree, and whether it is a compiled catalog."""
+"""A changed binary, the other files of the tree, and whether it is compiled from one of them."""
 
 
 def _marked(

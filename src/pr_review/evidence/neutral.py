@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from pr_review import yamlfiles
 from pr_review.evidence import grammars
+from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
 from pr_review.evidence.pyast import same_behaviour, shape_key
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -85,6 +86,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             _python_tree_equal(f, base, head)
             or _grammar_tree_equal(f, base, head)
             or _data_prose_equal(f, base, head)
+            or _catalog_equal(f, base, head)
         ):
             neutral.add(f.path)
             continue
@@ -202,6 +204,17 @@ def _data_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     old, new = base.read(f.path), head.read(f.path)
     return old is not None and new is not None and data_prose_equal(f.path, old, new)
+
+
+def _catalog_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified gettext catalog holding the same messages on both sides (references,
+    order and wrapping aside): :func:`pr_review.evidence.catalogs.same_catalog`."""
+    if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
+        return False
+    if not f.path.lower().endswith(CATALOG_EXTENSIONS):
+        return False
+    old, new = base.read(f.path), head.read(f.path)
+    return old is not None and new is not None and same_catalog(old, new)
 
 
 def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:

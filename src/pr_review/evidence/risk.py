@@ -105,6 +105,10 @@ class RiskInputs:
     unsized: frozenset[str] = frozenset()
     """Files scanned for content but left out of size and subsystem counts (generated, by
     their own header)."""
+    compiled: frozenset[str] = frozenset()
+    """Binary files compiled from a text file beside them (a gettext ``.mo`` from its ``.po``,
+    :func:`pr_review.evidence.generated.compiled_source`): read through that source, so never
+    unreadable."""
 
 
 def assess(inputs: RiskInputs) -> Risk:
@@ -124,7 +128,8 @@ def assess(inputs: RiskInputs) -> Risk:
     lane = _lane(factors)
     confidence = _confidence(factors, inputs, behavioural)
     escalated = confidence is Confidence.LOW and (
-        lane is Lane.GREEN or (lane is Lane.YELLOW and _unreadable(behavioural))
+        lane is Lane.GREEN
+        or (lane is Lane.YELLOW and _unreadable(behavioural, inputs.compiled))
     )
     if escalated:
         lane = lane.next_up()
@@ -390,7 +395,7 @@ def _confidence(
 ) -> Confidence:
     if any(f.severity is RED for f in factors):
         return Confidence.HIGH
-    if _unreadable(behavioural) or not inputs.neutral.tree_checked:
+    if _unreadable(behavioural, inputs.compiled) or not inputs.neutral.tree_checked:
         return Confidence.LOW
     if len({f.factor for f in factors}) >= 3:
         return Confidence.LOW
@@ -399,9 +404,12 @@ def _confidence(
     return Confidence.HIGH
 
 
-def _unreadable(behavioural: list[FileDiff]) -> bool:
-    """Behaviour-changing files whose content could not be read at all (binary, no patch)."""
-    return any(f.binary or not f.patch_available for f in behavioural)
+def _unreadable(behavioural: list[FileDiff], compiled: frozenset[str]) -> bool:
+    """Behaviour-changing files whose content could not be read at all (binary, no patch),
+    but for binaries compiled from a source the review reads."""
+    return any(
+        (f.binary or not f.patch_available) and f.path not in compiled for f in behavioural
+    )
 
 
 def _overrides(risk: Risk, inputs: RiskInputs) -> Risk:
