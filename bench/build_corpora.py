@@ -212,6 +212,9 @@ REPOS = {
         "jazzband/djangorestframework-simplejwt", "python",
         "JWT authentication for Django REST framework",
     ),
+    "shelljs": ("shelljs/shelljs", "javascript", "Unix shell commands for Node.js"),
+    "go-oidc": ("coreos/go-oidc", "go", "OpenID Connect client"),
+    "pyopenssl": ("pyca/pyopenssl", "python", "OpenSSL bindings"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
