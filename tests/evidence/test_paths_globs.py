@@ -17,6 +17,8 @@ from pr_review.sources.paths import PathKind, classify
     [
         ("docs/API_GUIDE.md", PathKind.DOCS),
         ("README.md", PathKind.DOCS),
+        ("MAINTAINERS", PathKind.DOCS),  # coreos/go-oidc's list of maintainers
+        ("src/maintainers.py", PathKind.CODE),
         ("tests/test_refunds.py", PathKind.TEST),
         ("web/src/api/client.test.ts", PathKind.TEST),
         ("svc/store_test.go", PathKind.TEST),

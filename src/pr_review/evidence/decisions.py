@@ -68,11 +68,12 @@ MESSAGE_CALLS = frozenset(
     {
         "Errorf", "Sprintf", "Sprint", "Sprintln", "Printf", "Println", "Wrap", "Wrapf",
         "errors.New", "format", "debug", "info", "warning", "warn", "exception", "log",
-        "print",
+        "print", "deprecated",
     }
 )  # fmt: skip
-"""Calls that word a message (an error's text, a log line): a clearer message decides nothing,
-so neither they nor what their arguments call are decisions."""
+"""Calls that word a message (an error's text, a log line, a deprecation notice: PEP 702's
+``@deprecated("use X")``): a clearer message decides nothing, so neither they nor what their
+arguments call are decisions."""
 
 
 GO_ERROR_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)?Err[A-Z0-9]\w*\.")
@@ -765,6 +766,16 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
             "\treturn c.revoke(e)\n}\n"
         ),
         True,
+    ),
+    (  # a deprecation notice (PEP 702) on a method: a message, not a decision (pyopenssl
+        # #1510, X509's mutable methods deprecated)
+        "crypto.py",
+        "class X509:\n    def sign(self, pkey, digest):\n        _sign(self, pkey, digest)\n",
+        (
+            "class X509:\n    @deprecated('X509.sign is deprecated')\n"
+            "    def sign(self, pkey, digest):\n        _sign(self, pkey, digest)\n"
+        ),
+        False,
     ),
     (  # ... but a check added beside the lock is a decision
         "memory.go",

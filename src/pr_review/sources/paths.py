@@ -64,6 +64,7 @@ DOC_NAMES = frozenset(
         "copying",
         "authors",
         "contributors",
+        "maintainers",  # who maintains the project (a people list like AUTHORS; not OWNERS)
         "news",  # GNU coding standards' release notes (NEWS) and acknowledgements (THANKS)
         "thanks",
         "notice",
