@@ -118,16 +118,23 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
 PYTHON_EXTENSIONS = (".py", ".pyi")
 
 
-def _python_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
-    """A modified Python file (not moved: a move changes its import path) whose syntax
-    tree, docstrings dropped, is the same on both sides: behaviour-neutral by construction,
-    whatever the lines say."""
-    if f.binary or f.mode_changed or f.submodule or not f.path.endswith(PYTHON_EXTENSIONS):
-        return False
-    if f.status is not FileStatus.MODIFIED:
-        return False
+def _modified_texts(f: FileDiff, base: RepoTree, head: RepoTree) -> tuple[str, str] | None:
+    """Both sides' text of a file the PR modifies in place (not added, deleted or moved: a move
+    changes a module's import path; not binary, a mode change or a submodule), for the
+    whole-file comparisons below; None otherwise."""
+    if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
+        return None
     old, new = base.read(f.old_path or f.path), head.read(f.path)
-    return old is not None and new is not None and same_behaviour(old, new)
+    return None if old is None or new is None else (old, new)
+
+
+def _python_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified Python file whose syntax tree, docstrings dropped, is the same on both
+    sides: behaviour-neutral by construction, whatever the lines say."""
+    if not f.path.endswith(PYTHON_EXTENSIONS):
+        return False
+    texts = _modified_texts(f, base, head)
+    return texts is not None and same_behaviour(*texts)
 
 
 def _grammar_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
@@ -198,23 +205,19 @@ def data_prose_equal(path: str, old: str, new: str) -> bool:
 def _data_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     """A modified configuration data file (YAML, JSON; not CI, infrastructure or a manifest)
     whose only change is prose: see :func:`data_prose_equal`."""
-    if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
-        return False
     if extension(f.path) not in DATA_EXTENSIONS or classify(f.path) is not PathKind.CONFIG:
         return False
-    old, new = base.read(f.path), head.read(f.path)
-    return old is not None and new is not None and data_prose_equal(f.path, old, new)
+    texts = _modified_texts(f, base, head)
+    return texts is not None and data_prose_equal(f.path, *texts)
 
 
 def _catalog_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     """A modified gettext catalog holding the same messages on both sides (references,
     order and wrapping aside): :func:`pr_review.evidence.catalogs.same_catalog`."""
-    if f.binary or f.mode_changed or f.submodule or f.status is not FileStatus.MODIFIED:
-        return False
     if not f.path.lower().endswith(CATALOG_EXTENSIONS):
         return False
-    old, new = base.read(f.path), head.read(f.path)
-    return old is not None and new is not None and same_catalog(old, new)
+    texts = _modified_texts(f, base, head)
+    return texts is not None and same_catalog(*texts)
 
 
 def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:
