@@ -215,6 +215,11 @@ REPOS = {
     "shelljs": ("shelljs/shelljs", "javascript", "Unix shell commands for Node.js"),
     "go-oidc": ("coreos/go-oidc", "go", "OpenID Connect client"),
     "pyopenssl": ("pyca/pyopenssl", "python", "OpenSSL bindings"),
+    "engine.io": ("socketio/engine.io", "javascript", "realtime transport server"),
+    "filebrowser": ("filebrowser/filebrowser", "go", "web file manager"),
+    "restrictedpython": (
+        "zopefoundation/RestrictedPython", "python", "restricted execution of Python code"
+    ),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
