@@ -220,6 +220,9 @@ REPOS = {
     "restrictedpython": (
         "zopefoundation/RestrictedPython", "python", "restricted execution of Python code"
     ),
+    "knex": ("knex/knex", "javascript", "SQL query builder"),
+    "caddy": ("caddyserver/caddy", "go", "web server"),
+    "pip": ("pypa/pip", "python", "package installer"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
