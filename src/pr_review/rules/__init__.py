@@ -74,6 +74,8 @@ class SinkCategory(StrEnum):
     """Reading or writing X-Forwarded-*/X-Real-IP: who the client is, spoofing lives here."""
     SECRET_LOG = "secret-log"  # noqa: S105 (a category name, not a password)
     """Secrets written to logs, or the placeholders that mask them: leaks live here."""
+    READ_LIMIT = "read-limit"
+    """A reader capped at N bytes (``io.LimitReader``): resource-exhaustion fixes live here."""
 
 
 class SinkLane(StrEnum):

@@ -473,6 +473,8 @@ SINK_FIX = {
     "format allows.",
     "secret-log": "Log the user or the URL without its credentials (a redacted copy), never "
     "the password or key itself.",
+    "read-limit": "Keep request bodies, uploads and decompressed streams behind a byte cap "
+    "no larger than the handler needs.",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
