@@ -248,6 +248,10 @@ def handler(items=[]):
         pass
     assert items
     print(datetime.now(timezone.utc), os.sep)
+
+
+def shut(handle):
+    handle.close
 """
 
 NOISY_TEST = """\
@@ -257,6 +261,11 @@ import pytest
 def test_login():
     password = "hunter2-fixture"
     assert password
+
+
+def test_the_sandbox_refuses_the_formatter(sandbox):
+    with pytest.raises(NotImplementedError):
+        sandbox.Formatter
 """
 
 
@@ -276,6 +285,14 @@ def test_default_ruff_set_reports_bugs_not_style(unconfigured: Verification) -> 
     rules = {f.rule_id for f in by_name(unconfigured, "ruff").findings}
     assert {"F821", "B006"} <= rules  # undefined name, mutable default
     assert not rules & {"I001", "F401", "UP017", "BLE001", "S110", "E401", "PT"}
+
+
+def test_default_ruff_set_keeps_a_missing_call_not_an_expected_raise(
+    unconfigured: Verification,
+) -> None:
+    useless = {(f.file, f.line) for f in by_name(unconfigured, "ruff").findings
+               if f.rule_id == "B018"}  # fmt: skip
+    assert useless == {("app/noisy.py", 16)}  # `handle.close`; not `sandbox.Formatter`
 
 
 def test_default_bandit_set_drops_asserts_and_test_passwords(unconfigured: Verification) -> None:

@@ -9,12 +9,13 @@ with the options that could write files or run code overridden on the command li
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.paths import is_test
+from pr_review.verifiers.expected_raises import without_expected_raises
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -262,9 +263,15 @@ class Ruff:
             "ruff",
             module="ruff",
             argv_for=argv,
-            parse=ByLine(parse_ruff),
+            parse=ByLine(parse_ruff if config else ruff_default_set),
             per_file=True,
         )
+
+
+def ruff_default_set(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
+    """ruff's report under the default rule set, without a thrown-away expression that stands
+    where an exception is expected (:mod:`pr_review.verifiers.expected_raises`)."""
+    return without_expected_raises(parse_ruff(lines, root), _SourceLines(root).text)
 
 
 @dataclass(frozen=True)
@@ -326,19 +333,22 @@ class _SourceLines:
         self._root = root
         self._files: dict[str, list[str]] = {}
 
+    def text(self, path: str) -> str | None:
+        """The whole text of ``path`` (None when it cannot be read)."""
+        rel = safe_relpath(path)  # a tool's path is data: never read outside the root
+        if rel is None:
+            return None
+        try:
+            return self._root.joinpath(*rel.parts).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
     def at(self, path: str, line: int | None) -> str | None:
         """The text of ``line`` of ``path`` (None when unknown)."""
         if line is None:
             return None
         if path not in self._files:
-            rel = safe_relpath(path)  # a tool's path is data: never read outside the root
-            try:
-                text = "" if rel is None else self._root.joinpath(*rel.parts).read_text(
-                    encoding="utf-8", errors="replace"
-                )
-            except OSError:
-                text = ""
-            self._files[path] = text.splitlines()
+            self._files[path] = (self.text(path) or "").splitlines()
         found = self._files[path]
         return found[line - 1] if 0 < line <= len(found) else None
 
