@@ -68,3 +68,23 @@ def test_a_jwt_is_a_fixture_in_tests_and_docs_only(path: str, severity: Verifier
 def test_a_private_key_in_tests_is_still_reported() -> None:
     finding = _finding("tests/test_advisory.py", 5, {"private_key"}, set(), "-----BEGIN")
     assert finding.severity is VerifierSeverity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("line", "prose"),
+    [
+        # filebrowser's translation catalogs (holdout30): messages about passwords
+        ('    "passwordTooShort": "密码长度至少为 {min} 位字符",', True),
+        ('    "passwordTooShort": "Password must be at least {min} characters",', True),
+        ('  "password": "Mot de passe",', True),
+        ('  "password": "correct horse",', False),  # two words: could be a passphrase
+        ('  "password": "Contraseña",', True),
+        ('password = "hunter2zzKq9"', False),
+        ('DB_PASSWORD="s3cr3t Pr0d"', False),
+    ],
+)
+def test_a_keyword_guess_on_a_sentence_is_information(line: str, prose: bool) -> None:
+    finding = _finding("frontend/src/i18n/zh-cn.json", 126, set(), {"Secret Keyword"}, line)
+    expected = VerifierSeverity.INFO if prose else VerifierSeverity.WARNING
+    assert finding.severity is expected
+    assert ("reads as a sentence" in finding.message) is prose

@@ -378,15 +378,36 @@ def looks_like_placeholder(text: str) -> bool:
     Only used for detect-secrets' guessing detectors (keyword and entropy), never for a
     provider pattern: a real key never looks like this.
     """
+    candidates = _values(text)
+    return bool(candidates) and all(_placeholder(v.strip()) for v in candidates)
+
+
+def _values(text: str) -> list[str]:
+    """The values a line assigns (a quoted string followed by ":" is a mapping key)."""
     values = [
         m[1] or m[2]
         for m in _VALUE.finditer(text)
         if (m[1] or m[2]) and not (m[1] and text[m.end() :].lstrip().startswith(":"))
-    ]  # a quoted string followed by ":" is a mapping key, not a value
-    candidates = [v for v in values if not v.endswith(":")]
-    if not candidates:
-        return False
-    return all(_placeholder(v.strip()) for v in candidates)
+    ]
+    return [v for v in values if not v.endswith(":")]
+
+
+def reads_as_prose(text: str) -> bool:
+    """True when every value on the line is text in a human language: it holds a letter
+    outside ASCII (``"密码长度至少为 {min} 位字符"``) or three words or more (``"Password must be
+    at least {min} characters"``). A translation catalog's message about passwords is not one.
+
+    Only used for detect-secrets' keyword detector's guesses, like :func:`looks_like_placeholder`:
+    credentials are single tokens of ASCII characters.
+    """
+    candidates = _values(text)
+    return bool(candidates) and all(_prose(v) for v in candidates)
+
+
+def _prose(value: str) -> bool:
+    if any(ch.isalpha() and not ch.isascii() for ch in value):
+        return True
+    return len([w for w in value.split() if any(ch.isalpha() for ch in w)]) >= 3
 
 
 def _placeholder(value: str) -> bool:
@@ -433,6 +454,9 @@ def _finding(
     if heuristic_only and looks_like_placeholder(text):
         severity = VerifierSeverity.INFO
         extra += "; the value looks like a placeholder"
+    elif heuristic_only and reads_as_prose(text):
+        severity = VerifierSeverity.INFO
+        extra += "; the value reads as a sentence (a message or a label), not a credential"
     elif (ours | detectors) <= URL_CREDENTIAL_KINDS and placeholder_url_credentials(text):
         severity = VerifierSeverity.INFO
         extra += "; credentials for a loopback or example host, or a placeholder password"
