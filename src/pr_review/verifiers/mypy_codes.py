@@ -61,6 +61,13 @@ NOT_FINDINGS: tuple[NotAFinding, ...] = (
         message=r"^Untyped decorator makes function ",
     ),
     NotAFinding(
+        "misc",
+        "a decorated function typed Any after its decorator (disallow_any_decorated): the "
+        "decorator is usually a third-party one (pytest's marks and fixtures), Any here",
+        "Function is untyped after decorator transformation",
+        message=r"^Function is untyped after decorator transformation",
+    ),
+    NotAFinding(
         "type-arg",
         "a generic without type parameters (disallow_any_generics): implicit Any",
         'Missing type parameters for generic type "dict"',
