@@ -88,3 +88,19 @@ def test_a_keyword_guess_on_a_sentence_is_information(line: str, prose: bool) ->
     expected = VerifierSeverity.INFO if prose else VerifierSeverity.WARNING
     assert finding.severity is expected
     assert ("reads as a sentence" in finding.message) is prose
+
+
+@pytest.mark.parametrize(
+    ("line", "alphabet"),
+    [
+        # aiohttp's multipart module (holdout): the base64 alphabet is high-entropy text
+        ('    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="', True),
+        ('CHARS = "0123456789abcdef"', True),
+        ('KEY = "q8ZtR2vLm9Xw4Kp7Nd3Hs6Jf1Bc5Gy0A"', False),
+        ('KEY = "abcdefghiZ8q2vLm9Xw4Kp7Nd3"', False),  # nine in a row: not an alphabet
+    ],
+)
+def test_an_entropy_guess_on_an_alphabet_is_information(line: str, alphabet: bool) -> None:
+    finding = _finding("aiohttp/multipart.py", 68, set(), {"Base64 High Entropy String"}, line)
+    expected = VerifierSeverity.INFO if alphabet else VerifierSeverity.WARNING
+    assert finding.severity is expected

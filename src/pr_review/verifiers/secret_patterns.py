@@ -63,6 +63,19 @@ def _real_url_credentials(match: re.Match[str]) -> bool:
     )
 
 
+def _real_basic_credentials(match: re.Match[str]) -> bool:
+    """An ``Authorization`` value, unless it is ``Basic`` credentials (base64 of
+    ``user:password``) whose password is a placeholder (``foo:bar``, a test fixture)."""
+    if match.group("scheme").lower() != "basic":
+        return True
+    try:
+        decoded = base64.b64decode(match.group("value"), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return True
+    _, sep, password = decoded.partition(":")
+    return not (sep and is_placeholder(password))
+
+
 def _docker_auth(match: re.Match[str]) -> bool:
     """A Docker ``auths.*.auth`` value: base64 of ``user:password``."""
     try:
@@ -227,7 +240,7 @@ RULES: tuple[SecretRule, ...] = (
     ),
     _rule(
         "url_credentials",
-        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{1,64}:(?P<password>[^\s@/'\"]{3,128})@"
+        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"\[\]]{1,64}:(?P<password>[^\s@/'\"\[\]]{3,128})@"
         r"(?P<host>[^\s/:'\"]+)[^\s/'\"]*",
         ("postgres://admin:s3cr3tP4ss@db.internal:5432/app", "https://bot:hunter2x@ci.corp.net/"),
         (
@@ -238,6 +251,7 @@ RULES: tuple[SecretRule, ...] = (
             "postgres://app:Sup3rS3cret@localhost:5432/app",
             "redis://:s3cr3tP4ssw0rd@cache.test:6379",
             "https://user:${PASSWORD}@registry.corp.net",
+            "https://[2001:db8::$1@a]",  # an IPv6 literal: userinfo never holds brackets
         ),
         _real_url_credentials,
     ),
@@ -403,9 +417,12 @@ REDACTION_RULES: tuple[SecretRule, ...] = (
     ),
     _rule(
         "authorization_header",
-        r"(?i)\b(?:Bearer|Basic|Token)\s+(?P<value>[A-Za-z0-9._~+/=-]{12,})",
-        ("Authorization: Bearer " + "abcDEF123456ghiJKL789",),
-        ("Bearer token", "Basic auth"),
+        r"(?i)\b(?P<scheme>Bearer|Basic|Token)\s+(?P<value>[A-Za-z0-9._~+/=-]{12,})",
+        ("Authorization: Bearer " + "abcDEF123456ghiJKL789",
+         "Authorization: Basic " + "ZGVwbG95OktxOHZSMnhMbTlUeg=="),  # deploy:Kq8vR2xLm9Tz
+        ("Bearer token", "Basic auth",
+         'b"proxy auth: Basic Zm9vOmJhcg=="'),  # foo:bar, tornado's proxy test fixture
+        _real_basic_credentials,
     ),
     _rule(
         "curl_user_password",

@@ -13,6 +13,7 @@ the kind of secret and the line, never the value.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -421,7 +422,24 @@ def _placeholder(value: str) -> bool:
         or (lowered.startswith("{{") and lowered.endswith("}}"))
         or (len(set(lowered)) <= 1)
         or not any(ch.isalnum() for ch in lowered)
+        or _alphabet(value)
     )
+
+
+ALPHABET_RUN = 10
+"""Consecutive characters in code-point order that make a value an alphabet, not a key."""
+
+
+def _alphabet(value: str) -> bool:
+    """A character set spelled out (``"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
+    0123456789+/="``, aiohttp's base64 alphabet): it holds ten or more characters in a row in
+    code-point order, which a random key of any length all but never does."""
+    run = 1
+    for before, after in itertools.pairwise(value):
+        run = run + 1 if ord(after) == ord(before) + 1 else 1
+        if run >= ALPHABET_RUN:
+            return True
+    return False
 
 
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
