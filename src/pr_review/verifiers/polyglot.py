@@ -14,7 +14,7 @@ audits are all off). Which rules count is data in :mod:`.rule_catalog`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -86,6 +86,14 @@ def workflow_files(paths: Sequence[str]) -> tuple[str, ...]:
 def sink_files(paths: Sequence[str]) -> tuple[str, ...]:
     """Files in a language the sink rules read."""
     return tuple(p for p in paths if language_of(p) is not None)
+
+
+def sink_findings(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
+    """The sink rules' hits outside test code. A test does on purpose what a sink rule looks
+    for (``InsecureSkipVerify: true`` against its self-signed server, ``eval`` of a payload, SQL
+    built to test the escaping), so a hit there is not a finding; the lane weighs test files
+    through its own evidence."""
+    return tuple(f for f in parse_sinks(lines, root) if not is_test(f.path))
 
 
 def _kept(findings: tuple[RawFinding, ...], off: frozenset[str]) -> tuple[RawFinding, ...]:
@@ -224,5 +232,5 @@ class Sinks:
             return ["--output", str(out), "--", *side.files]
 
         return two_sided(ctx, deadline, "sinks", module="pr_review.rules", argv_for=argv,
-                         parse=ByLine(parse_sinks), per_file=True, pick=sink_files,
+                         parse=ByLine(sink_findings), per_file=True, pick=sink_files,
                          kind="JavaScript/TypeScript, Go, Java, Ruby or PHP")  # fmt: skip
