@@ -457,6 +457,8 @@ def find_redactable(text: str) -> list[SecretMatch]:
     found = list(find_secrets(text))
     for rule in REDACTION_RULES:
         for m in rule.pattern.finditer(text):
+            if rule.check is not None and not rule.check(m):
+                continue
             if "value" not in rule.pattern.groupindex:
                 found.append(SecretMatch(rule.kind, m.start(), m.end()))
             elif rule.kind in SPECIFIC_VALUE_KINDS or is_secret_shaped(m.group("value")):
