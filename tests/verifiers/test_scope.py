@@ -125,3 +125,55 @@ def test_base_runs_only_for_files_with_head_findings_off_the_added_lines() -> No
     # a.py: only on an added line; new.py: no base; b.py and the renamed c.py need base.
     assert base_files_needed(scope, head) == {"b.py", "src/c.py"}
     assert base_files_needed(scope, []) == frozenset()
+
+
+def _rewrite(path: str, hunks: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]) -> DiffScope:
+    """A modified file whose hunks each remove base lines and add head lines."""
+    made = tuple(
+        Hunk(1, 0, 1, 0, "", tuple((n, f"new {n}") for n in added),
+             tuple((n, f"old {n}") for n in removed))
+        for removed, added in hunks
+    )  # fmt: skip
+    changed = FileDiff(path=path, status=FileStatus.MODIFIED, hunks=made)
+    return DiffScope.from_diff(Diff((changed,), ""))
+
+
+def test_a_finding_on_a_rewritten_line_is_the_old_one_when_its_hunk_removed_it() -> None:
+    # tornado's pyupgrade PR: `ax_attrs: List[str] = [...]` -> `list[str]`, B006 on both sides
+    scope = _rewrite("auth.py", (((514,), (514,)),))
+    result = scope_findings([F("auth.py", 514, "B006")], [F("auth.py", 514, "B006")], scope,
+                            {}, {})  # fmt: skip
+    assert result.kept == ()
+    assert result.dropped == 1
+
+
+def test_a_rewritten_hunk_answers_for_a_second_finding_and_for_another_rule() -> None:
+    scope = _rewrite("auth.py", (((10, 11), (10, 11, 12)),))
+    head = [F("auth.py", 10, "B006"), F("auth.py", 12, "B006"), F("auth.py", 11, "F821")]
+    result = scope_findings(head, [F("auth.py", 11, "B006")], scope, {}, {})
+    assert result.kept == (F("auth.py", 12, "B006"), F("auth.py", 11, "F821"))
+
+
+def test_a_finding_removed_in_one_hunk_does_not_excuse_one_added_in_another() -> None:
+    scope = _rewrite("auth.py", (((5,), (5,)), ((40,), (41,))))
+    result = scope_findings([F("auth.py", 41, "B006")], [F("auth.py", 5, "B006")], scope, {}, {})
+    assert result.kept == (F("auth.py", 41, "B006"),)
+
+
+def test_without_a_base_run_a_rewritten_line_is_kept() -> None:
+    scope = _rewrite("auth.py", (((514,), (514,)),))
+    result = scope_findings([F("auth.py", 514, "B006")], None, scope, {}, {})
+    assert result.kept == (F("auth.py", 514, "B006"),)
+
+
+def test_base_runs_for_a_finding_on_a_rewritten_line() -> None:
+    from pr_review.schema.enums import VerifierSeverity
+    from pr_review.verifiers.builtin import base_files_needed
+    from pr_review.verifiers.model import RawFinding
+
+    scope = _rewrite("auth.py", (((5,), (5,)), ((), (30,))))
+    def at(line: int) -> RawFinding:
+        return RawFinding("auth.py", line, None, "B006", "m", VerifierSeverity.WARNING)
+
+    assert base_files_needed(scope, [at(5)]) == {"auth.py"}
+    assert base_files_needed(scope, [at(30)]) == frozenset()  # a hunk that only added

@@ -201,11 +201,13 @@ def _too_big_note(paths: tuple[str, ...]) -> str:
 
 
 def base_files_needed(scope: DiffScope, head: Sequence[RawFinding]) -> frozenset[str]:
-    """Base paths of the files with a head finding on a line the PR did not add."""
+    """Base paths of the files with a head finding on a line the PR did not add, or on one it
+    rewrote (its hunk removed lines too: the base may hold the same finding there)."""
     return frozenset(
         scope.base_paths[f.path]
         for f in head
-        if f.path in scope.base_paths and not scope.hits(f.path, f.line)
+        if f.path in scope.base_paths
+        and (not scope.hits(f.path, f.line) or scope.rewritten_from(f.path, f.line))
     )
 
 

@@ -5,14 +5,17 @@ when its first line is one the PR added (or changed: a changed line is an added 
 new side). A finding on an untouched line of a touched file is kept only when it is new in
 head: the same tool run on the base version of the file did not report the same rule on a
 line with the same content (compared as multisets, never by line number, so code that merely
-moved is not blamed on the PR).
+moved is not blamed on the PR). A finding on a line the PR rewrote is the old one when the
+base reported the same rule on a line the same hunk removed (paired one for one): a
+``pyupgrade`` that turns ``List[str] = []`` into ``list[str] = []`` did not add the mutable
+default, and a hunk that keeps one defect and adds a second still answers for the second.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from pr_review.sources.diff import Diff, FileDiff, FileStatus
@@ -37,6 +40,14 @@ def line_runs(numbers: Iterable[int]) -> tuple[LineRange, ...]:
     return tuple(runs)
 
 
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """One hunk that replaced lines: base numbers it removed, head numbers it added."""
+
+    removed: frozenset[int]
+    added: frozenset[int]
+
+
 @dataclass(frozen=True)
 class DiffScope:
     """The changed lines of every touched file, keyed by new (head) path."""
@@ -45,12 +56,15 @@ class DiffScope:
     """Head path -> new-side numbers of the lines the PR added or changed."""
     base_paths: Mapping[str, str]
     """Head path -> base path, for files that exist on both sides (modified, renamed, copied)."""
+    rewrites: Mapping[str, tuple[Rewrite, ...]] = field(default_factory=dict)
+    """Head path -> its hunks that both removed and added lines."""
 
     @classmethod
     def from_diff(cls, diff: Diff) -> DiffScope:
         """The scope of a parsed diff; deleted files are not part of it (no head side)."""
         changed: dict[str, frozenset[int]] = {}
         base_paths: dict[str, str] = {}
+        rewrites: dict[str, tuple[Rewrite, ...]] = {}
         for f in diff.files:
             if f.status is FileStatus.DELETED:
                 continue
@@ -58,7 +72,19 @@ class DiffScope:
             base = base_path(f)
             if base is not None:
                 base_paths[f.path] = base
-        return cls(changed, base_paths)
+                rewrites[f.path] = tuple(
+                    Rewrite(frozenset(n for n, _ in h.removed), frozenset(n for n, _ in h.added))
+                    for h in f.hunks
+                    if h.removed and h.added
+                )
+        return cls(changed, base_paths, rewrites)
+
+    def rewritten_from(self, path: str, line: int | None) -> frozenset[int]:
+        """The base lines removed by the hunk that added ``line`` of ``path`` (empty when the
+        line is not added, or its hunk only added)."""
+        return next(
+            (r.removed for r in self.rewrites.get(path, ()) if line in r.added), frozenset()
+        )
 
     def touched(self, path: str) -> bool:
         """True when the PR touched ``path`` (head path) and it still exists."""
@@ -153,15 +179,23 @@ def scope_findings(
     lines. Base findings use base paths.
     """
     remaining: Counter[tuple[str, Key]] = Counter()
+    on_line: Counter[tuple[str, str | None, int]] = Counter()
     for b in base or ():
         remaining[(b.path, finding_key(b, base_lines.get(b.path)))] += 1
+        if b.line is not None:
+            on_line[(b.path, b.rule_id, b.line)] += 1
     kept: list[T] = []
     dropped = 0
     for f in head:
         if not scope.touched(f.path):
             dropped += 1
         elif scope.hits(f.path, f.line):
-            kept.append(f)
+            old = _rewritten_finding(f, scope, on_line)
+            if old is None:
+                kept.append(f)
+            else:
+                on_line[old] -= 1
+                dropped += 1
         elif base is None:
             dropped += 1
         else:
@@ -172,3 +206,18 @@ def scope_findings(
             else:
                 kept.append(f)
     return ScopeResult(tuple(kept), dropped)
+
+
+def _rewritten_finding(
+    finding: Located, scope: DiffScope, on_line: Counter[tuple[str, str | None, int]]
+) -> tuple[str, str | None, int] | None:
+    """The base finding of the same rule on a line removed by the hunk that added
+    ``finding``'s line (one not paired yet), or None."""
+    base = scope.base_paths.get(finding.path)
+    if base is None:
+        return None
+    for line in sorted(scope.rewritten_from(finding.path, finding.line)):
+        slot = (base, finding.rule_id, line)
+        if on_line[slot] > 0:
+            return slot
+    return None
