@@ -104,3 +104,18 @@ def test_an_entropy_guess_on_an_alphabet_is_information(line: str, alphabet: boo
     finding = _finding("aiohttp/multipart.py", 68, set(), {"Base64 High Entropy String"}, line)
     expected = VerifierSeverity.INFO if alphabet else VerifierSeverity.WARNING
     assert finding.severity is expected
+
+
+@pytest.mark.parametrize(
+    ("path", "severity"),
+    [
+        ("test/test_util.py", VerifierSeverity.INFO),  # urllib3's make_headers tests
+        ("docs/auth.md", VerifierSeverity.INFO),
+        ("src/client.py", VerifierSeverity.ERROR),
+    ],
+)
+def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
+    path: str, severity: VerifierSeverity
+) -> None:
+    line = '{"authorization": "Basic dXNlcjpwYXNzw6k="},'
+    assert _finding(path, 629, {"authorization_header"}, set(), line).severity is severity

@@ -50,10 +50,13 @@ def _rule(
 
 EXAMPLE_HOST = re.compile(
     r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|"
-    r"(?:[\w-]+\.)*(?:example|test|invalid|localhost)|(?:[\w-]+\.)*example\.(?:com|org|net))$"
+    r"(?:[\w-]+\.)*(?:example|test|invalid|localhost)|(?:[\w-]+\.)*example\.(?:com|org|net)|"
+    r"\{[^{}]*\}|\$\{?\w+\}?|%(?:\(\w+\))?s|<[\w.-]+>)$"
 )
 """Loopback and reserved example hosts (RFC 2606, RFC 6761): credentials for them unlock
-nothing; documentation and test suites use them."""
+nothing; documentation and test suites use them. A host filled in at run time (``{self.host}``,
+``${HOST}``, ``%s``, ``<host>``) is a template, not a host: urllib3's SOCKS tests build
+``socks5://user%3Aname:pa%40ss@{self.host}:{self.port}`` for their own server."""
 
 
 def _real_url_credentials(match: re.Match[str]) -> bool:
@@ -64,16 +67,17 @@ def _real_url_credentials(match: re.Match[str]) -> bool:
 
 
 def _real_basic_credentials(match: re.Match[str]) -> bool:
-    """An ``Authorization`` value, unless it is ``Basic`` credentials (base64 of
-    ``user:password``) whose password is a placeholder (``foo:bar``, a test fixture)."""
+    """An ``Authorization`` value, unless it is ``Basic`` but not credentials: not base64 of
+    ``user:password`` (authlib's test of ``"Basic invalid-base64"``), or with a placeholder
+    password (``foo:bar``, tornado's proxy test)."""
     if match.group("scheme").lower() != "basic":
         return True
     try:
         decoded = base64.b64decode(match.group("value"), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
-        return True
+        return False  # Basic credentials are base64 of user:password; "invalid-base64" is not
     _, sep, password = decoded.partition(":")
-    return not (sep and is_placeholder(password))
+    return bool(sep) and not is_placeholder(password)
 
 
 def _docker_auth(match: re.Match[str]) -> bool:
@@ -252,6 +256,7 @@ RULES: tuple[SecretRule, ...] = (
             "redis://:s3cr3tP4ssw0rd@cache.test:6379",
             "https://user:${PASSWORD}@registry.corp.net",
             "https://[2001:db8::$1@a]",  # an IPv6 literal: userinfo never holds brackets
+            'f"socks5://user%3Aname:pa%40ss@{self.host}:{self.port}"',  # a templated host
         ),
         _real_url_credentials,
     ),
@@ -421,7 +426,8 @@ REDACTION_RULES: tuple[SecretRule, ...] = (
         ("Authorization: Bearer " + "abcDEF123456ghiJKL789",
          "Authorization: Basic " + "ZGVwbG95OktxOHZSMnhMbTlUeg=="),  # deploy:Kq8vR2xLm9Tz
         ("Bearer token", "Basic auth",
-         'b"proxy auth: Basic Zm9vOmJhcg=="'),  # foo:bar, tornado's proxy test fixture
+         'b"proxy auth: Basic Zm9vOmJhcg=="',  # foo:bar, tornado's proxy test fixture
+         'text = "Basic invalid-base64"'),
         _real_basic_credentials,
     ),
     _rule(

@@ -445,6 +445,11 @@ def _alphabet(value: str) -> bool:
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
 SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
+SAMPLE_HEADER_KINDS = frozenset({"authorization_header"})
+"""Kinds guessed from a word (``Bearer``/``Basic`` before a value) like the keyword detector's:
+in tests and docs their values are fixtures (urllib3's ``make_headers`` tests build
+``Basic dXNlcjpwYXNzw6k=`` for ``user:passé``), information for the verifier only (the lane
+reads secrets on its own terms)."""
 
 
 
@@ -485,6 +490,10 @@ def _finding(
         severity = VerifierSeverity.INFO
         extra += (f"; a signed token in {classify(path).value} files, where fixture tokens "
                   "are expected")  # fmt: skip
+    elif ours and ours <= SAMPLE_HEADER_KINDS and classify(path) in SAMPLE_CONTEXTS:
+        severity = VerifierSeverity.INFO
+        extra += (f"; a header value in {classify(path).value} files, where sample "
+                  "credentials are expected")  # fmt: skip
     return RawFinding(
         path=path,
         line=line,
