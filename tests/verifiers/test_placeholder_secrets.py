@@ -65,9 +65,18 @@ def test_a_jwt_is_a_fixture_in_tests_and_docs_only(path: str, severity: Verifier
     assert finding.severity is severity
 
 
-def test_a_private_key_in_tests_is_still_reported() -> None:
-    finding = _finding("tests/test_advisory.py", 5, {"private_key"}, set(), "-----BEGIN")
-    assert finding.severity is VerifierSeverity.ERROR
+@pytest.mark.parametrize(
+    ("path", "severity"),
+    [
+        ("test/lib/TestCA.pem", VerifierSeverity.INFO),  # follow-redirects' test CA
+        ("tests/test_advisory.py", VerifierSeverity.INFO),
+        ("docs/tls.md", VerifierSeverity.ERROR),
+        ("deploy/server.pem", VerifierSeverity.ERROR),
+    ],
+)
+def test_a_private_key_is_a_fixture_in_tests_only(path: str, severity: VerifierSeverity) -> None:
+    finding = _finding(path, 1, {"private_key"}, set(), "-----BEGIN")
+    assert finding.severity is severity
 
 
 @pytest.mark.parametrize(
@@ -119,3 +128,23 @@ def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
 ) -> None:
     line = '{"authorization": "Basic dXNlcjpwYXNzw6k="},'
     assert _finding(path, 629, {"authorization_header"}, set(), line).severity is severity
+
+
+@pytest.mark.parametrize(
+    ("line", "checksum"),
+    [
+        # go-getter's copywrite workflow (holdout8)
+        ("    archive-checksum: e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d18abb3001c8c3aedc",
+         True),
+        ('    "integrity": "sha512-Zm9vYmFyYmF6cXV4cXV1eHg0NTY3ODkwYWJjZGVm",', True),
+        ("    rev: 2c7b3805fd2a0fd8c1884dcaebf91fc102a13ecd", True),
+        ('SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', True),
+        ('API_SECRET = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
+        ('previous = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
+    ],
+)  # fmt: skip
+def test_an_entropy_guess_on_a_named_checksum_is_information(line: str, checksum: bool) -> None:
+    finding = _finding(".github/workflows/copywrite.yml", 20, set(), {"Hex High Entropy String"},
+                       line)  # fmt: skip
+    expected = VerifierSeverity.INFO if checksum else VerifierSeverity.WARNING
+    assert finding.severity is expected

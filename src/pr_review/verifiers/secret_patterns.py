@@ -554,6 +554,7 @@ def _merged(found: list[SecretMatch]) -> list[SecretMatch]:
 FIXTURE_TOKEN_KINDS = frozenset({"jwt"})
 """Kinds that are self-contained tokens rather than keys to an account: in tests and docs a
 JWT is a fixture signed with a test key (read on the tune half: pyjwt's advisory tests), so
-it is information there, for the verifier and for the lane alike. Provider keys and private
-keys are never downgraded by the verifier; the lane counts a private key in a test file as a
-fixture (moderate: ``evidence.risk._test_keys_only``) while the verifier still reports it."""
+it is information there, for the verifier and for the lane alike. Provider keys are never
+downgraded; a private key in a test file is a fixture for the lane (moderate:
+``evidence.risk._test_keys_only``) and information for the verifier
+(``verifiers.secrets.FIXTURE_KEY_KINDS``)."""

@@ -48,6 +48,15 @@ HEURISTIC_DETECTORS = frozenset(
 )
 """detect-secrets detectors that guess from a name or entropy: warnings, not errors."""
 
+ENTROPY_DETECTORS = frozenset({"Base64 High Entropy String", "Hex High Entropy String"})
+CHECKSUM_KEY = re.compile(
+    r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:checksum|sha(?:1|224|256|384|512)?(?:sum)?|digest|"
+    r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?)[\"']?\s*[:=]"
+)
+"""A key that names what a random-looking value is: a checksum, a digest or a commit id
+(go-getter's ``archive-checksum: e43f4b72...`` in a workflow, a lockfile's ``integrity:``, a
+pre-commit ``rev:``). Entropy guesses on such a line are information."""
+
 MAX_SCAN_CHARS = 2_000_000
 """Larger files (generated data, bundles) are scanned by our patterns only."""
 
@@ -445,6 +454,10 @@ def _alphabet(value: str) -> bool:
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
 SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
+FIXTURE_KEY_KINDS = frozenset({"private_key"})
+"""A private key in test code is a fixture (follow-redirects' ``test/lib/TestCA.pem``,
+jsonwebtoken's ``test/rsa-pss-private.pem``, pyjwt's advisory test): information for the
+verifier, as the lane already counts it (moderate); in any other file it is an error."""
 SAMPLE_HEADER_KINDS = frozenset({"authorization_header"})
 """Kinds guessed from a word (``Bearer``/``Basic`` before a value) like the keyword detector's:
 in tests and docs their values are fixtures (urllib3's ``make_headers`` tests build
@@ -477,6 +490,9 @@ def _finding(
     if heuristic_only and looks_like_placeholder(text):
         severity = VerifierSeverity.INFO
         extra += "; the value looks like a placeholder"
+    elif heuristic_only and detectors <= ENTROPY_DETECTORS and CHECKSUM_KEY.search(text):
+        severity = VerifierSeverity.INFO
+        extra += "; the value is a checksum or a commit id, named so on its line"
     elif heuristic_only and reads_as_prose(text):
         severity = VerifierSeverity.INFO
         extra += "; the value reads as a sentence (a message or a label), not a credential"
@@ -490,6 +506,10 @@ def _finding(
         severity = VerifierSeverity.INFO
         extra += (f"; a signed token in {classify(path).value} files, where fixture tokens "
                   "are expected")  # fmt: skip
+    elif ours and ours <= FIXTURE_KEY_KINDS and classify(path) is PathKind.TEST:
+        severity = VerifierSeverity.INFO
+        extra += ("; a key in test files, where fixture keys for a test CA or server are "
+                  "expected (rotate it if it is a real one)")  # fmt: skip
     elif ours and ours <= SAMPLE_HEADER_KINDS and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += (f"; a header value in {classify(path).value} files, where sample "
