@@ -252,6 +252,12 @@ def handler(items=[]):
 
 def shut(handle):
     handle.close
+
+
+def text(value):
+    if sys.version_info[0] == 2:
+        return unicode(value)
+    return str(value)
 """
 
 NOISY_TEST = """\
@@ -293,6 +299,11 @@ def test_default_ruff_set_keeps_a_missing_call_not_an_expected_raise(
     useless = {(f.file, f.line) for f in by_name(unconfigured, "ruff").findings
                if f.rule_id == "B018"}  # fmt: skip
     assert useless == {("app/noisy.py", 16)}  # `handle.close`; not `sandbox.Formatter`
+
+
+def test_default_ruff_set_leaves_python2_builtins_to_python2(unconfigured: Verification) -> None:
+    undefined = {f.message for f in by_name(unconfigured, "ruff").findings if f.rule_id == "F821"}
+    assert undefined == {"Undefined name `undefined_helper`"}  # not `unicode` under a PY2 test
 
 
 def test_default_bandit_set_drops_asserts_and_test_passwords(unconfigured: Verification) -> None:

@@ -100,7 +100,7 @@ TEST_DIRS = frozenset(
     }
 )  # fmt: skip
 _TEST_FILE = re.compile(
-    r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec)\.[cm]?[jt]sx?$"
+    r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec|test-d)\.[cm]?[jt]sx?$"
     r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$|.+\.snap$|.+\.bench\.[cm]?[jt]sx?$)"
 )
 MANIFESTS = frozenset(

@@ -8,6 +8,7 @@ with the options that could write files or run code overridden on the command li
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -32,7 +33,7 @@ from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files,
 from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
 from pr_review.verifiers.rule_catalog import (
     BANDIT_LOW_KEPT_OUTSIDE_TESTS,
-    BANDIT_OFF_IN_TESTS,
+    PYTHON2_BUILTINS,
     RUFF_DEFAULT_IGNORE,
     RUFF_DEFAULT_SELECT,
 )
@@ -272,8 +273,18 @@ class Ruff:
 
 def ruff_default_set(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
     """ruff's report under the default rule set, without a thrown-away expression that stands
-    where an exception is expected (:mod:`pr_review.verifiers.expected_raises`)."""
-    return without_expected_raises(parse_ruff(lines, root), _SourceLines(root).text)
+    where an exception is expected (:mod:`pr_review.verifiers.expected_raises`) and without an
+    undefined name that is a Python 2 builtin (``rule_catalog.PYTHON2_BUILTINS``)."""
+    found = without_expected_raises(parse_ruff(lines, root), _SourceLines(root).text)
+    return tuple(f for f in found if not _python2_builtin(f))
+
+
+_UNDEFINED = re.compile(r"^Undefined name `(?P<name>[^`]+)`")
+
+
+def _python2_builtin(finding: RawFinding) -> bool:
+    match = _UNDEFINED.match(finding.message) if finding.rule_id == "F821" else None
+    return match is not None and match["name"] in PYTHON2_BUILTINS
 
 
 @dataclass(frozen=True)
@@ -314,12 +325,11 @@ class Bandit:
 
 
 def bandit_default_set(findings: Sequence[RawFinding]) -> tuple[RawFinding, ...]:
-    """The default bandit set: medium severity and up, plus hard-coded passwords outside
-    tests; assert and hard-coded-password rules never in test code."""
+    """The default bandit set: medium severity and up, plus hard-coded passwords, outside
+    test code (see ``rule_catalog.BANDIT_LOW_KEPT_OUTSIDE_TESTS``)."""
     out = []
     for f in findings:
-        in_tests = is_test(f.path)
-        if in_tests and f.rule_id in BANDIT_OFF_IN_TESTS:
+        if is_test(f.path):
             continue
         low = f.severity is VerifierSeverity.INFO
         if low and f.rule_id not in BANDIT_LOW_KEPT_OUTSIDE_TESTS:
