@@ -129,6 +129,23 @@ def test_ruff_paths_are_made_relative_and_pyflakes_is_an_error() -> None:
 
 
 @pytest.mark.parametrize(
+    ("code", "severity"),
+    [
+        ("F821", VerifierSeverity.ERROR),
+        ("E999", VerifierSeverity.ERROR),
+        ("PLE0101", VerifierSeverity.ERROR),
+        ("FA100", VerifierSeverity.WARNING),  # mistune's own config: not pyflakes
+        ("FURB101", VerifierSeverity.WARNING),
+        ("FBT001", VerifierSeverity.WARNING),
+        ("E501", VerifierSeverity.WARNING),
+    ],
+)
+def test_only_pyflakes_and_runtime_errors_are_errors(code: str, severity: VerifierSeverity) -> None:
+    line = f'{{"code": "{code}", "message": "m", "filename": "/work/ws/head/a.py"}}\n'
+    assert parse_ruff([line], ROOT)[0].severity is severity
+
+
+@pytest.mark.parametrize(
     "text",
     [
         '{"code": "F401"}',

@@ -69,8 +69,10 @@ def _validate(adapter: TypeAdapter[M], data: Any, tool: str) -> M:
 # ruff ----------------------------------------------------------------------------------
 
 
-# Rules whose hits are defects rather than style: pyflakes and syntax/runtime errors.
-_RUFF_ERROR_PREFIXES = ("F", "E9", "PLE")
+_RUFF_ERROR_CODE = re.compile(r"^(?:F|E9|PLE)\d")
+"""Rules whose hits are defects rather than style: pyflakes (``F821``), syntax and runtime
+errors (``E999``, ``PLE0101``). A prefix followed by a digit: ``FA100``
+(flake8-future-annotations), ``FBT``, ``FURB`` and ``FIX`` are other families, not pyflakes."""
 
 
 def _ruff_shape(problem: str) -> OutputError:
@@ -120,7 +122,7 @@ def _ruff_finding(item: object, root: Path, sources: _Sources) -> RawFinding:
     if code is not None and not isinstance(code, str):
         raise _ruff_shape("an item's code is not a string")
     # A syntax error is the most certain error there is (no code in older ruff).
-    is_error = code is None or code == "invalid-syntax" or code.startswith(_RUFF_ERROR_PREFIXES)
+    is_error = code is None or code == "invalid-syntax" or _RUFF_ERROR_CODE.match(code) is not None
     path = repo_path(filename, root)
     line = _ruff_row(item.get("location"), "location")
     return RawFinding(
