@@ -30,6 +30,7 @@ from pr_review.verifiers.model import (
 from pr_review.verifiers.mypy_codes import is_finding, on_ignored_line
 from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
 from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files, search_roots
+from pr_review.verifiers.mypy_version import ours, pinned_mypy, skew
 from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
 from pr_review.verifiers.rule_catalog import (
     BANDIT_LOW_KEPT_OUTSIDE_TESTS,
@@ -441,7 +442,20 @@ class Mypy:
             ctx, deadline, "mypy", module="mypy", argv_for=argv, parse=parse, per_file=True,
             select=select, prepare=prepare,
         )  # fmt: skip
-        if scope.problems and isinstance(outcome, Checked):
-            note = "; ".join(n for n in (outcome.note, *scope.problems) if n)
+        if not isinstance(outcome, Checked):
+            return outcome
+        notes = [*scope.problems]
+        pin, version = pinned_mypy(ctx.config_tree), ours()
+        if pin is not None and version is not None and skew(pin, version):
+            notes.append(
+                f"the repository pins mypy {pin.text()} ({pin.where}) and this review ran "
+                f"{'.'.join(map(str, version))}, which checks differently: its errors are "
+                "information, not findings"
+            )
+            outcome = replace(outcome, head=tuple(
+                replace(f, severity=VerifierSeverity.INFO) for f in outcome.head
+            ))  # fmt: skip
+        if notes:
+            note = "; ".join(n for n in (outcome.note, *notes) if n)
             return replace(outcome, note=note)
         return outcome
