@@ -98,6 +98,7 @@ OXLINT_OFF = frozenset(
         # outside the block that declares it is how pre-ES2015 code is written.
         "eslint/no-control-regex",
         "eslint/block-scoped-var",
+        "eslint/no-unneeded-ternary",  # `x ? true : false`: taste (markdown-it)
     }
 )
 """oxlint rules that report taste rather than defects in the categories run."""
