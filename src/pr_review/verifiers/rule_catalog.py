@@ -99,18 +99,22 @@ OXLINT_OFF = frozenset(
         "eslint/no-control-regex",
         "eslint/block-scoped-var",
         "eslint/no-unneeded-ternary",  # `x ? true : false`: taste (markdown-it)
+        "eslint/no-useless-concat",  # `'<' + '%'` split on purpose in a template engine (ejs)
+        "eslint/preserve-caught-error",  # a `cause` on a rethrown error: good practice, no bug
+        "oxc/no-this-in-exported-function",  # handlebars' prototype-style source shims
     }
 )
 """oxlint rules that report taste rather than defects in the categories run."""
 
 OXLINT_OFF_IN_TESTS = frozenset(
     {"unicorn/no-invalid-fetch-options", "eslint/no-unassigned-vars", "eslint/no-new",
-     "unicorn/no-instanceof-builtins"}
+     "unicorn/no-instanceof-builtins", "eslint/no-eval", "eslint/no-misleading-character-class"}
 )  # fmt: skip
 """oxlint rules that flag what tests do on purpose (a GET with a body, to test the error; a
 ``var req;`` left undefined for a middleware that never reads it, helmet's tests; ``new X()``
 for its type or its throw, node-fetch's type tests; ``x instanceof Array`` asserted false,
-qs's prototype-pollution test)."""
+qs's prototype-pollution test; ``eval`` of what a template compiled, ejs's tests; an XML
+grammar's character classes spelled out, xmldom's)."""
 
 SHELLCHECK_OFF = frozenset(
     {
