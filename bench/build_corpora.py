@@ -6,7 +6,7 @@ tool puts it there; elsewhere ``git clone --bare https://github.com/<owner>/<nam
 same layout, or pass ``--mirrors DIR``).
 
 Run:
-  .venv/bin/python bench/build_corpora.py select   # pick the PRs, write labels/<repo>.json
+  .venv/bin/python bench/build_corpora.py select   # pick the PRs, write bench/labels/<repo>.json
   .venv/bin/python bench/build_corpora.py build    # bundles + cases from the labels files
 
 Deterministic: ``corpora/sources.json`` records the upstream commit each repository's selection
@@ -29,7 +29,7 @@ Layout written:
   corpora/<half>/cases/<id>/case.json
 
 A half that does not fit the corpus's 30 MiB budget is listed in split.json under
-``built_outside_budget``: its labels are kept in ``corpora/labels`` and its bundles and cases
+``built_outside_budget``: its labels are kept in ``bench/labels`` and its bundles and cases
 are built elsewhere (``build <repos> --out /tmp/corpora-extra``) and measured from there
 (``bench_corpora.py --corpora /tmp/corpora-extra --half <half>``).
 """
@@ -48,6 +48,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT / "bench" / "corpora"
+LABELS = ROOT / "bench" / "labels"
+"""The hand labels each half is built from (outside ``CORPORA``: its 30 MiB budget is the
+built corpora's)."""
 DEFAULT_MIRRORS = Path("/work/.mirror")
 PER_REPO = 30
 MAX_COMMITS = 40
@@ -325,14 +328,14 @@ def select(mirrors: Path, only: list[str]) -> None:
     """Pick each repository's PRs and add the missing ones to its labels file."""
     sources_path = CORPORA / "sources.json"
     sources = json.loads(sources_path.read_text()) if sources_path.exists() else {}
-    (CORPORA / "labels").mkdir(parents=True, exist_ok=True)
+    LABELS.mkdir(parents=True, exist_ok=True)
     for name, (slug, lang, kind) in REPOS.items():
         if only and name not in only:
             continue
         repo = mirror(mirrors, slug)
         start = sources.get(name) or git(repo, "rev-parse", "HEAD").strip()
         sources[name] = start
-        path = CORPORA / "labels" / f"{name}.json"
+        path = LABELS / f"{name}.json"
         data = json.loads(path.read_text()) if path.exists() else {
             "repo": slug, "language": lang, "kind": kind, "prs": [], "security": []}
         known = {str(e["upstream"]) for e in data["prs"]}
@@ -490,7 +493,7 @@ def build(mirrors: Path, only: list[str], root: Path = CORPORA) -> None:
     """Bundles and cases for every repository with a labels file, under ``root/<half>``."""
     halves = split()
     for name, (slug, _, _) in REPOS.items():
-        path = CORPORA / "labels" / f"{name}.json"
+        path = LABELS / f"{name}.json"
         if (only and name not in only) or not path.exists():
             continue
         data = json.loads(path.read_text())

@@ -17,6 +17,7 @@ from pathlib import Path
 from pr_review.evaluation.corpus import load_corpus
 
 CORPORA = Path(__file__).resolve().parents[2] / "bench" / "corpora"
+LABELS = CORPORA.parent / "labels"
 
 
 SPLIT = json.loads((CORPORA / "split.json").read_text())
@@ -64,13 +65,13 @@ def test_every_case_loads_and_sits_in_its_repositorys_half() -> None:
         assert len(ordinary) == len(split[half]), half
         assert sum(ordinary.values()) >= MIN_PRS * len(ordinary), (half, ordinary)
         for case in cases:
-            labels = json.loads((CORPORA / "labels" / f"{case.spec.repo}.json").read_text())
+            labels = json.loads((LABELS / f"{case.spec.repo}.json").read_text())
             assert labels["repo"] in split[half], case.id
             assert case.id.startswith(f"{case.spec.repo}-"), case.id
 
 
 def test_expected_lanes_are_the_written_labels() -> None:
-    for labels_file in sorted((CORPORA / "labels").glob("*.json")):
+    for labels_file in sorted(LABELS.glob("*.json")):
         labels = json.loads(labels_file.read_text())
         entries = labels["prs"] + labels["security"]
         half = _half_of(labels["repo"])
