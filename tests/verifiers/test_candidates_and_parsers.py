@@ -228,3 +228,19 @@ def test_sink_hits_in_test_code_are_not_findings(tmp_path: Path) -> None:
     # fiber's transport test dials its own self-signed server (holdout2, read after its figures)
     report = [hit("client/transport_test.go"), hit("client/transport.go")]
     assert [f.path for f in sink_findings(report, tmp_path)] == ["client/transport.go"]
+
+
+def test_lint_and_types_in_documentation_examples_are_left_out_security_is_not() -> None:
+    from pr_review.verifiers.model import RawFinding
+    from pr_review.verifiers.outcome import _outside_docs
+
+    def raw(path: str, rule: str) -> RawFinding:
+        return RawFinding(path, 16, None, rule, "m", VerifierSeverity.ERROR)
+
+    # pyramid's wiki2 tutorial models (holdout23): a forward reference between two modules
+    tutorial = raw("docs/tutorials/wiki2/src/models/tutorial/models/page.py", "F821")
+    code = raw("src/pyramid/router.py", "F821")
+    assert _outside_docs("ruff", (tutorial, code)) == ((code,), 1)
+    assert _outside_docs("mypy", (tutorial,)) == ((), 1)
+    shell = raw("examples/deploy.js", "js-shell-interpolated")
+    assert _outside_docs("sinks", (shell,)) == ((shell,), 0)

@@ -6,7 +6,17 @@ from dataclasses import replace
 
 from pr_review.schema.enums import VerifierSeverity, VerifierStatus
 from pr_review.schema.pack import VerifierFinding, VerifierRun
-from pr_review.verifiers.model import Checked, Context, Outcome, RawFinding, Skipped, TimedOut
+from pr_review.sources.paths import PathKind, classify
+from pr_review.verifiers.candidates import category_of
+from pr_review.verifiers.model import (
+    Category,
+    Checked,
+    Context,
+    Outcome,
+    RawFinding,
+    Skipped,
+    TimedOut,
+)
 from pr_review.verifiers.scope import scope_findings
 from pr_review.verifiers.stage import Materialized
 
@@ -70,12 +80,16 @@ def to_run(
 def _checked_run(
     name: str, outcome: Checked, ctx: Context, staged: Materialized, duration_ms: int
 ) -> VerifierRun:
-    scoped = scope_findings(
-        outcome.head, outcome.base, ctx.scope, staged.head_lines, staged.base_lines
-    )
+    head, in_docs = _outside_docs(name, outcome.head)
+    scoped = scope_findings(head, outcome.base, ctx.scope, staged.head_lines, staged.base_lines)
     kept = tuple(sorted(scoped.kept, key=lambda f: (f.path, f.line or 0, f.rule_id or "")))
     failed = outcome.failed_without_findings is not None
     notes = [n for n in (outcome.note, outcome.failed_without_findings) if n]
+    if in_docs:
+        notes.append(
+            f"{in_docs} finding(s) in documentation's example code were left out (lint and "
+            "types of illustrations: partial snippets, old syntax, tutorial models)"
+        )
     if scoped.dropped:
         notes.append(
             f"{scoped.dropped} finding(s) on lines this pull request did not change, "
@@ -137,3 +151,13 @@ _SEVERITY_ORDER = {
     VerifierSeverity.WARNING: 1,
     VerifierSeverity.ERROR: 2,
 }
+
+
+def _outside_docs(name: str, head: tuple[RawFinding, ...]) -> tuple[tuple[RawFinding, ...], int]:
+    """A lint or type tool's findings without those in documentation (``docs/``, ``examples/``:
+    pyramid's tutorial models, webob's Python 2 examples), and how many were left out. Security
+    tools and secrets keep theirs: examples are copied into real code."""
+    if category_of(name) not in (Category.LINT, Category.TYPE):
+        return head, 0
+    kept = tuple(f for f in head if classify(f.path) is not PathKind.DOCS)
+    return kept, len(head) - len(kept)

@@ -102,13 +102,17 @@ OXLINT_OFF = frozenset(
         "eslint/no-useless-concat",  # `'<' + '%'` split on purpose in a template engine (ejs)
         "eslint/preserve-caught-error",  # a `cause` on a rethrown error: good practice, no bug
         "oxc/no-this-in-exported-function",  # handlebars' prototype-style source shims
+        "unicorn/no-array-reverse",  # `toReversed()` preferred: an API preference (nunjucks)
+        "typescript/no-wrapper-object-types",  # `String` in a declaration file: taste
+        "typescript/no-extraneous-class",  # a class with only a constructor: design taste
     }
 )
 """oxlint rules that report taste rather than defects in the categories run."""
 
 OXLINT_OFF_IN_TESTS = frozenset(
     {"unicorn/no-invalid-fetch-options", "eslint/no-unassigned-vars", "eslint/no-new",
-     "unicorn/no-instanceof-builtins", "eslint/no-eval", "eslint/no-misleading-character-class"}
+     "unicorn/no-instanceof-builtins", "eslint/no-eval", "eslint/no-misleading-character-class",
+     "eslint/require-yield"}
 )  # fmt: skip
 """oxlint rules that flag what tests do on purpose (a GET with a body, to test the error; a
 ``var req;`` left undefined for a middleware that never reads it, helmet's tests; ``new X()``
