@@ -128,6 +128,8 @@ def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
 ) -> None:
     line = '{"authorization": "Basic dXNlcjpwYXNzw6k="},'
     assert _finding(path, 629, {"authorization_header"}, set(), line).severity is severity
+    url = "  var url = 'http://google.com:80\\\\@yahoo.com/#what'"  # url-parse's parser test
+    assert _finding(path, 196, {"url_credentials"}, set(), url).severity is severity
 
 
 @pytest.mark.parametrize(
@@ -138,6 +140,8 @@ def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
          True),
         ('    "integrity": "sha512-Zm9vYmFyYmF6cXV4cXV1eHg0NTY3ODkwYWJjZGVm",', True),
         ("    rev: 2c7b3805fd2a0fd8c1884dcaebf91fc102a13ecd", True),
+        ("          ref: 2866a0499d02341ed0603601cfe4e63b24506fcb", True),  # fosite's workflow
+        ('prefix = "2866a0499d02341ed0603601cfe4e63b24506fcb"', False),
         ('SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', True),
         ('API_SECRET = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
         ('previous = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),

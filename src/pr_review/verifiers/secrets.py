@@ -51,11 +51,12 @@ HEURISTIC_DETECTORS = frozenset(
 ENTROPY_DETECTORS = frozenset({"Base64 High Entropy String", "Hex High Entropy String"})
 CHECKSUM_KEY = re.compile(
     r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:checksum|sha(?:1|224|256|384|512)?(?:sum)?|digest|"
-    r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?)[\"']?\s*[:=]"
+    r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?|ref)[\"']?\s*[:=]"
 )
 """A key that names what a random-looking value is: a checksum, a digest or a commit id
 (go-getter's ``archive-checksum: e43f4b72...`` in a workflow, a lockfile's ``integrity:``, a
-pre-commit ``rev:``). Entropy guesses on such a line are information."""
+pre-commit ``rev:``, a checkout's ``ref:`` in fosite's conformity workflow). Entropy guesses on
+such a line are information."""
 
 MAX_SCAN_CHARS = 2_000_000
 """Larger files (generated data, bundles) are scanned by our patterns only."""
@@ -458,11 +459,12 @@ FIXTURE_KEY_KINDS = frozenset({"private_key"})
 """A private key in test code is a fixture (follow-redirects' ``test/lib/TestCA.pem``,
 jsonwebtoken's ``test/rsa-pss-private.pem``, pyjwt's advisory test): information for the
 verifier, as the lane already counts it (moderate); in any other file it is an error."""
-SAMPLE_HEADER_KINDS = frozenset({"authorization_header"})
-"""Kinds guessed from a word (``Bearer``/``Basic`` before a value) like the keyword detector's:
-in tests and docs their values are fixtures (urllib3's ``make_headers`` tests build
-``Basic dXNlcjpwYXNzw6k=`` for ``user:passé``), information for the verifier only (the lane
-reads secrets on its own terms)."""
+SAMPLE_CREDENTIAL_KINDS = frozenset({"authorization_header", "url_credentials"})
+"""Kinds guessed from their shape around a value (``Bearer``/``Basic`` before it,
+``user:pass@`` in a URL) like the keyword detector's: in tests and docs their values are
+fixtures (urllib3's ``make_headers`` tests build ``Basic dXNlcjpwYXNzw6k=`` for ``user:passé``;
+url-parse's parser tests hold ``http://google.com:80\\@yahoo.com``), information for the
+verifier only (the lane reads secrets on its own terms)."""
 
 
 
@@ -510,9 +512,9 @@ def _finding(
         severity = VerifierSeverity.INFO
         extra += ("; a key in test files, where fixture keys for a test CA or server are "
                   "expected (rotate it if it is a real one)")  # fmt: skip
-    elif ours and ours <= SAMPLE_HEADER_KINDS and classify(path) in SAMPLE_CONTEXTS:
+    elif ours and ours <= SAMPLE_CREDENTIAL_KINDS and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
-        extra += (f"; a header value in {classify(path).value} files, where sample "
+        extra += (f"; a guessed credential in {classify(path).value} files, where sample "
                   "credentials are expected")  # fmt: skip
     return RawFinding(
         path=path,
