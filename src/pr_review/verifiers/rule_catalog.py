@@ -105,6 +105,7 @@ OXLINT_OFF = frozenset(
         "unicorn/no-array-reverse",  # `toReversed()` preferred: an API preference (nunjucks)
         "typescript/no-wrapper-object-types",  # `String` in a declaration file: taste
         "typescript/no-extraneous-class",  # a class with only a constructor: design taste
+        "typescript/triple-slash-reference",  # `/// <reference>` vs import: module style
     }
 )
 """oxlint rules that report taste rather than defects in the categories run."""
