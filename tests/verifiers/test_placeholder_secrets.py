@@ -152,3 +152,10 @@ def test_an_entropy_guess_on_a_named_checksum_is_information(line: str, checksum
                        line)  # fmt: skip
     expected = VerifierSeverity.INFO if checksum else VerifierSeverity.WARNING
     assert finding.severity is expected
+
+
+def test_a_jwt_only_detect_secrets_found_is_a_fixture_in_tests_too() -> None:
+    # go-jose's fuzz tests (holdout4): detect-secrets' JWT detector, not our pattern
+    finding = _finding("fuzz/jws_test.go", 41, set(), {"JSON Web Token"}, "x")
+    assert finding.severity is VerifierSeverity.INFO
+    assert _finding("jws.go", 41, set(), {"JSON Web Token"}, "x").severity is VerifierSeverity.ERROR

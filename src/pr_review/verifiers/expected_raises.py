@@ -25,20 +25,19 @@ from pr_review.verifiers.model import RawFinding
 RULES = frozenset({"B015", "B018"})
 """ruff rules about a statement whose value is thrown away."""
 
-EXPECTING = frozenset(
-    {
-        "raises", "warns", "deprecated_call",  # pytest
-        "assertRaises", "assertRaisesRegex", "assertRaisesRegexp",  # unittest
-        "assertWarns", "assertWarnsRegex",
-        "suppress",  # contextlib
-    }
-)  # fmt: skip
-"""Context managers (by the callee's last name) whose block is expected to raise or warn."""
+EXPECTING = frozenset({"raises", "warns", "deprecated_call", "suppress"})
+"""Context managers (by the callee's last name) whose block is expected to raise or warn:
+pytest's and ``contextlib.suppress``; and every ``assertRaises*``/``assertWarns*``
+(:data:`EXPECTING_PREFIXES`: unittest's, Django's ``assertRaisesMessage``)."""
+EXPECTING_PREFIXES = ("assertRaises", "assertWarns")
 
 EXPECTED_RAISE_EXAMPLES: tuple[tuple[str, int, bool], ...] = (
     # RestrictedPython GHSA-xjw2-6jm9-rf67's test: the sandbox refuses the attribute
     ("def test(s):\n    with pytest.raises(NotImplementedError):\n        s.Formatter\n", 3, True),
     ("def test(s):\n    with self.assertRaises(KeyError):\n        s['x']\n", 3, True),
+    # DRF's oversized-body tests, with Django's assertRaisesMessage
+    ("def test(r):\n    with self.assertRaisesMessage(RequestDataTooBig, m):\n        r.data\n",
+     3, True),
     ("def test(a, b):\n    with pytest.raises(TypeError):\n        a < b\n", 3, True),
     ("def test(o):\n    with pytest.warns(DeprecationWarning):\n        o.old_name\n", 3, True),
     # RestrictedPython CVE-2024-47532's test: the error raised is what is checked
@@ -68,13 +67,17 @@ def _callee(node: ast.expr) -> str:
 def _expecting(node: ast.AST) -> Iterator[Sequence[ast.stmt]]:
     """The statement blocks of ``node`` that are expected to raise."""
     if isinstance(node, ast.With | ast.AsyncWith) and any(
-        _callee(item.context_expr) in EXPECTING for item in node.items
+        _expects(_callee(item.context_expr)) for item in node.items
     ):
         yield node.body
     if isinstance(node, ast.Try | ast.TryStar) and any(
         _names_an_error(handler.type) for handler in node.handlers
     ):
         yield node.body
+
+
+def _expects(callee: str) -> bool:
+    return callee in EXPECTING or callee.startswith(EXPECTING_PREFIXES)
 
 
 _CATCH_ALL = frozenset({"Exception", "BaseException"})

@@ -48,6 +48,9 @@ HEURISTIC_DETECTORS = frozenset(
 )
 """detect-secrets detectors that guess from a name or entropy: warnings, not errors."""
 
+DETECTOR_KINDS = {"JSON Web Token": "jwt", "Private Key": "private_key"}
+"""detect-secrets detectors that find what one of our own patterns does, by our kind's name
+(go-jose's fuzz tests hold JWTs only detect-secrets reported)."""
 ENTROPY_DETECTORS = frozenset({"Base64 High Entropy String", "Hex High Entropy String"})
 CHECKSUM_KEY = re.compile(
     r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:checksum|sha(?:1|224|256|384|512)?(?:sum)?|digest|"
@@ -486,6 +489,7 @@ def _finding(
         rule = detector_rule_id(specific[0])
         label = specific[0]
     heuristic_only = not ours and detectors <= HEURISTIC_DETECTORS
+    fixture_kinds = ours | {DETECTOR_KINDS.get(d, d) for d in detectors}
     severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
@@ -504,11 +508,11 @@ def _finding(
     elif heuristic_only and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += f"; a guess in {classify(path).value} files, where sample values are expected"
-    elif ours and ours <= FIXTURE_TOKEN_KINDS and classify(path) in SAMPLE_CONTEXTS:
+    elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += (f"; a signed token in {classify(path).value} files, where fixture tokens "
                   "are expected")  # fmt: skip
-    elif ours and ours <= FIXTURE_KEY_KINDS and classify(path) is PathKind.TEST:
+    elif fixture_kinds and fixture_kinds <= FIXTURE_KEY_KINDS and classify(path) is PathKind.TEST:
         severity = VerifierSeverity.INFO
         extra += ("; a key in test files, where fixture keys for a test CA or server are "
                   "expected (rotate it if it is a real one)")  # fmt: skip
