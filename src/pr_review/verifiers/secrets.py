@@ -508,7 +508,9 @@ def _finding(
     elif heuristic_only and classify(path) in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += f"; a guess in {classify(path).value} files, where sample values are expected"
-    elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and classify(path) in SAMPLE_CONTEXTS:
+    elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and (
+        classify(path) in SAMPLE_CONTEXTS
+    ):
         severity = VerifierSeverity.INFO
         extra += (f"; a signed token in {classify(path).value} files, where fixture tokens "
                   "are expected")  # fmt: skip
