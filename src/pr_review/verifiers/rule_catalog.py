@@ -106,6 +106,7 @@ OXLINT_OFF = frozenset(
         "typescript/no-wrapper-object-types",  # `String` in a declaration file: taste
         "typescript/no-extraneous-class",  # a class with only a constructor: design taste
         "typescript/triple-slash-reference",  # `/// <reference>` vs import: module style
+        "eslint/no-useless-constructor",  # a constructor that only calls super (knex, held out)
     }
 )
 """oxlint rules that report taste rather than defects in the categories run."""
