@@ -428,7 +428,7 @@ def test_a_null_prototype_object_for_parsed_input_is_red() -> None:
     assert "Object.create(null)" in factors["sink-object-key:red"].why
 
 
-_UPLOAD = (
+_TUS_UPLOAD = (
     "package h\n\nfunc patch(f *os.File, r *http.Request, remaining int64) error {\n"
     "\t_, err := io.Copy(f, r.Body)\n\treturn err\n}\n"
 )
@@ -436,18 +436,20 @@ _UPLOAD = (
 
 def test_a_request_body_capped_at_n_bytes_is_red() -> None:
     # Shape of filebrowser GHSA-ffv3-7h97-993q: an upload written without the declared bound.
-    head = _UPLOAD.replace("io.Copy(f, r.Body)", "io.Copy(f, io.LimitReader(r.Body, remaining+1))")
+    capped = "io.Copy(f, io.LimitReader(r.Body, remaining+1))"
+    head = _TUS_UPLOAD.replace("io.Copy(f, r.Body)", capped)
     lane, factors = _risk(
-        files=[file_diff("http/tus.go", [head.splitlines()[3]], [_UPLOAD.splitlines()[3]],
+        files=[file_diff("http/tus.go", [head.splitlines()[3]], [_TUS_UPLOAD.splitlines()[3]],
                          start=4)],
-        base={"http/tus.go": _UPLOAD}, head={"http/tus.go": head},
+        base={"http/tus.go": _TUS_UPLOAD}, head={"http/tus.go": head},
     )  # fmt: skip
     assert lane is Lane.RED
     assert "io.LimitReader" in factors["sink-read-limit:red"].why
 
 
 def test_a_capped_reader_moved_unchanged_is_no_evidence() -> None:
-    base = _UPLOAD.replace("io.Copy(f, r.Body)", "io.Copy(f, io.LimitReader(r.Body, remaining))")
+    capped = "io.Copy(f, io.LimitReader(r.Body, remaining))"
+    base = _TUS_UPLOAD.replace("io.Copy(f, r.Body)", capped)
     head = base.replace("\treturn err\n", "\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n")
     lane, factors = _risk(
         files=[file_diff("http/tus.go", head.splitlines()[4:8], base.splitlines()[4:5], start=5)],
