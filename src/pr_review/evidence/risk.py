@@ -238,7 +238,7 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             if test_key:
                 why += (
                     " (a key among the tests' files: a fixture for their TLS or signing; yellow"
-                    " for the lane, and the secrets verifier still reports it)"
+                    " for the lane, and the secrets verifier lists it as information)"
                 )
             out.append(RiskFactor(factor=policy.factor, files=(path,), severity=severity, why=why))
         if category.name == "shared-resource-contention":
