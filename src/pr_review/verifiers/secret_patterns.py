@@ -66,15 +66,22 @@ def _real_url_credentials(match: re.Match[str]) -> bool:
     )
 
 
+def _base64_text(value: str) -> str | None:
+    """``value`` decoded from base64 as UTF-8 text, or None when it is not that."""
+    try:
+        return base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
 def _real_basic_credentials(match: re.Match[str]) -> bool:
     """An ``Authorization`` value, unless it is ``Basic`` but not credentials: not base64 of
     ``user:password`` (authlib's test of ``"Basic invalid-base64"``), or with a placeholder
     password (``foo:bar``, tornado's proxy test)."""
     if match.group("scheme").lower() != "basic":
         return True
-    try:
-        decoded = base64.b64decode(match.group("value"), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
+    decoded = _base64_text(match.group("value"))
+    if decoded is None:
         return False  # Basic credentials are base64 of user:password; "invalid-base64" is not
     _, sep, password = decoded.partition(":")
     return bool(sep) and not is_placeholder(password)
@@ -82,9 +89,8 @@ def _real_basic_credentials(match: re.Match[str]) -> bool:
 
 def _docker_auth(match: re.Match[str]) -> bool:
     """A Docker ``auths.*.auth`` value: base64 of ``user:password``."""
-    try:
-        decoded = base64.b64decode(match.group("value"), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
+    decoded = _base64_text(match.group("value"))
+    if decoded is None:
         return False
     user, sep, password = decoded.partition(":")
     return (
