@@ -490,6 +490,7 @@ def _finding(
         label = specific[0]
     heuristic_only = not ours and detectors <= HEURISTIC_DETECTORS
     fixture_kinds = ours | {DETECTOR_KINDS.get(d, d) for d in detectors}
+    kind = classify(path)
     severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
@@ -505,22 +506,20 @@ def _finding(
     elif (ours | detectors) <= URL_CREDENTIAL_KINDS and placeholder_url_credentials(text):
         severity = VerifierSeverity.INFO
         extra += "; credentials for a loopback or example host, or a placeholder password"
-    elif heuristic_only and classify(path) in SAMPLE_CONTEXTS:
+    elif heuristic_only and kind in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
-        extra += f"; a guess in {classify(path).value} files, where sample values are expected"
-    elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and (
-        classify(path) in SAMPLE_CONTEXTS
-    ):
+        extra += f"; a guess in {kind.value} files, where sample values are expected"
+    elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and kind in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
-        extra += (f"; a signed token in {classify(path).value} files, where fixture tokens "
+        extra += (f"; a signed token in {kind.value} files, where fixture tokens "
                   "are expected")  # fmt: skip
-    elif fixture_kinds and fixture_kinds <= FIXTURE_KEY_KINDS and classify(path) is PathKind.TEST:
+    elif fixture_kinds and fixture_kinds <= FIXTURE_KEY_KINDS and kind is PathKind.TEST:
         severity = VerifierSeverity.INFO
         extra += ("; a key in test files, where fixture keys for a test CA or server are "
                   "expected (rotate it if it is a real one)")  # fmt: skip
-    elif ours and ours <= SAMPLE_CREDENTIAL_KINDS and classify(path) in SAMPLE_CONTEXTS:
+    elif ours and ours <= SAMPLE_CREDENTIAL_KINDS and kind in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
-        extra += (f"; a guessed credential in {classify(path).value} files, where sample "
+        extra += (f"; a guessed credential in {kind.value} files, where sample "
                   "credentials are expected")  # fmt: skip
     return RawFinding(
         path=path,
