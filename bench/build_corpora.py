@@ -226,6 +226,9 @@ REPOS = {
     "knex": ("knex/knex", "javascript", "SQL query builder"),
     "caddy": ("caddyserver/caddy", "go", "web server"),
     "pip": ("pypa/pip", "python", "package installer"),
+    "nodemailer": ("nodemailer/nodemailer", "javascript", "mail library"),
+    "gogs": ("gogs/gogs", "go", "self-hosted git service"),
+    "jupyter-server": ("jupyter-server/jupyter_server", "python", "notebook web server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
