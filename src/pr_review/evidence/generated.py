@@ -17,7 +17,10 @@ first match wins:
   ``@generated``, OpenAPI/Swagger, Thrift, ...). Such a claim is the PR's own, so it counts
   only for a new file or a file whose base version already said so (a header added to a
   hand-written file does not hide it); and the file still counts for the lane (its content
-  is scanned for risk like any other): the header keeps it from the model and the size only.
+  is scanned for risk like any other): the header keeps it from the model and the size only;
+- it is build output committed beside its source: a JavaScript or CSS file whose last line is
+  its source map's comment (:mod:`pr_review.sources.built`; DOMPurify's ``dist/`` bundles),
+  counted like a header (new, or marked in the base too).
 
 The deterministic verifiers still see these files (a key in a generated file is still found).
 A lock-file change still counts as a dependency change for the lane, by kind, not by size.
@@ -36,6 +39,7 @@ from pathlib import PurePosixPath
 
 from pr_review.evidence.globs import Glob, GlobError, compile_glob
 from pr_review.schema.enums import NotReviewedReason as ExcludedReason
+from pr_review.sources.built import bundle_text
 from pr_review.sources.diff_model import FileDiff, FileStatus
 
 LOCK_FILES = frozenset(
@@ -240,16 +244,26 @@ def _marked(
     if f.status is FileStatus.DELETED or f.binary:
         return None
     head = head_text(f.path) if head_text is not None else None
-    if head is None:  # the diff shows the first lines of a new file
-        head = "\n".join(t for h in f.hunks for n, t in h.added if n <= HEADER_LINES)
+    if head is None and f.status is FileStatus.ADDED:  # the diff shows all of a new file
+        head = "\n".join(t for h in f.hunks for _, t in h.added)
+    if head is None:
+        return None
     mark = generator_mark(head)
-    if mark is None:
+    if mark is not None:
+        detail, marked = f"header: {mark}", generator_mark
+    elif bundle_text(head):
+        detail, marked = "build output: ends with its source map's comment", _bundle_mark
+    else:
         return None
     if f.status is not FileStatus.ADDED:
         base = base_text(f.old_path or f.path) if base_text is not None else None
-        if base is None or generator_mark(base) is None:
+        if base is None or not marked(base):
             return None  # a mark added to a file that had none does not hide it
-    return Excluded(f.path, ExcludedReason.GENERATED, f"header: {mark}", by_content=True)
+    return Excluded(f.path, ExcludedReason.GENERATED, detail, by_content=True)
+
+
+def _bundle_mark(text: str) -> str | None:
+    return "build output" if bundle_text(text) else None
 
 
 def is_lock_file(path: str) -> bool:

@@ -6,7 +6,9 @@ from dataclasses import replace
 
 from pr_review.schema.enums import VerifierSeverity, VerifierStatus
 from pr_review.schema.pack import VerifierFinding, VerifierRun
-from pr_review.sources.paths import PathKind, classify
+from pr_review.sources.built import counts_as_bundle
+from pr_review.sources.diff_model import FileStatus
+from pr_review.sources.paths import in_docs_tree
 from pr_review.verifiers.candidates import category_of
 from pr_review.verifiers.model import (
     Category,
@@ -17,7 +19,7 @@ from pr_review.verifiers.model import (
     Skipped,
     TimedOut,
 )
-from pr_review.verifiers.scope import scope_findings
+from pr_review.verifiers.scope import base_path, scope_findings
 from pr_review.verifiers.stage import Materialized
 
 
@@ -81,6 +83,7 @@ def _checked_run(
     name: str, outcome: Checked, ctx: Context, staged: Materialized, duration_ms: int
 ) -> VerifierRun:
     head, in_docs = _outside_docs(name, outcome.head)
+    head, in_bundles = _outside_bundles(name, head, ctx, staged)
     scoped = scope_findings(head, outcome.base, ctx.scope, staged.head_lines, staged.base_lines)
     kept = tuple(sorted(scoped.kept, key=lambda f: (f.path, f.line or 0, f.rule_id or "")))
     failed = outcome.failed_without_findings is not None
@@ -89,6 +92,11 @@ def _checked_run(
         notes.append(
             f"{in_docs} finding(s) in documentation's example code were left out (lint and "
             "types of illustrations: partial snippets, old syntax, tutorial models)"
+        )
+    if in_bundles:
+        notes.append(
+            f"{in_bundles} finding(s) in build output were left out (files ending with their "
+            "source map's comment: the bundler wrote them from a source the tools read)"
         )
     if scoped.dropped:
         notes.append(
@@ -159,5 +167,26 @@ def _outside_docs(name: str, head: tuple[RawFinding, ...]) -> tuple[tuple[RawFin
     tools and secrets keep theirs: examples are copied into real code."""
     if category_of(name) not in (Category.LINT, Category.TYPE):
         return head, 0
-    kept = tuple(f for f in head if classify(f.path) is not PathKind.DOCS)
+    kept = tuple(f for f in head if not in_docs_tree(f.path))
+    return kept, len(head) - len(kept)
+
+
+def _outside_bundles(
+    name: str, head: tuple[RawFinding, ...], ctx: Context, staged: Materialized
+) -> tuple[tuple[RawFinding, ...], int]:
+    """A lint or type tool's findings without those in build output committed beside its
+    source (:mod:`pr_review.sources.built`: DOMPurify's ``dist/purify.js``, rebuilt from the
+    ``src/purify.ts`` the same tools read). Security tools and secrets keep theirs."""
+    if category_of(name) not in (Category.LINT, Category.TYPE) or not head:
+        return head, 0
+    bundles: set[str] = set()
+    for f in ctx.pr.diff.files:
+        if f.status is FileStatus.DELETED:
+            continue
+        where = base_path(f)
+        base = staged.base_lines.get(where) if where is not None else None
+        added = f.status is FileStatus.ADDED
+        if counts_as_bundle(staged.head_lines.get(f.path), base, added=added):
+            bundles.add(f.path)
+    kept = tuple(f for f in head if f.path not in bundles)
     return kept, len(head) - len(kept)
