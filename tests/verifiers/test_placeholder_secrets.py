@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pr_review.schema.enums import VerifierSeverity
-from pr_review.verifiers.secrets import _finding, looks_like_placeholder
+from pr_review.verifiers.secrets import _finding, assigns_numbers, looks_like_placeholder
 
 
 @pytest.mark.parametrize(
@@ -159,3 +159,28 @@ def test_a_jwt_only_detect_secrets_found_is_a_fixture_in_tests_too() -> None:
     finding = _finding("fuzz/jws_test.go", 41, set(), {"JSON Web Token"}, "x")
     assert finding.severity is VerifierSeverity.INFO
     assert _finding("jws.go", 41, set(), {"JSON Web Token"}, "x").severity is VerifierSeverity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("line", "number"),
+    [
+        # golang.org/x/net's SOCKS client, vendored by gorilla/websocket (read on every half)
+        ("\tauthUsernamePasswordVersion = 0x01", True),
+        ("PASSWORD_MIN_LENGTH = 8", True),
+        ("const tokenTTL = 3_600", True),
+        ("secret_ratio: 0.75", True),
+        ('password = "123456"', False),  # a string of digits is a (weak) password
+        ("password = hunter2", False),
+        ("api_key = 0x1f2e3d; token = s3cr3t", False),
+        ("password = os.environ", False),
+    ],
+)
+def test_a_keyword_guess_on_a_number_literal_is_information(line: str, number: bool) -> None:
+    finding = _finding("vendor/golang.org/x/net/internal/socks/socks.go", 274, set(),
+                       {"Secret Keyword"}, line)  # fmt: skip
+    assert assigns_numbers(line) is number
+    if number:
+        assert finding.severity is VerifierSeverity.INFO
+    else:
+        assert "number literal" not in finding.message
+

@@ -418,6 +418,28 @@ def reads_as_prose(text: str) -> bool:
     return bool(candidates) and all(_prose(v) for v in candidates)
 
 
+_NUMBER = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F_]+|0[oObB][0-7_]+|\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?)[uUlLnN]*"
+)
+"""A number literal as C, Go, Python, JavaScript, Rust and Java write it (``0x01``, ``1_000``,
+``3.5e-3``, ``10n``, ``8u``)."""
+
+
+def assigns_numbers(text: str) -> bool:
+    """True when every value on the line is an unquoted number literal: a constant named for
+    a protocol field (``authUsernamePasswordVersion = 0x01`` in Go's vendored SOCKS client,
+    ``PASSWORD_MIN_LENGTH = 8``). A credential is a string; a quoted run of digits
+    (``password = "123456"``) is one and is not matched here.
+
+    Only used for detect-secrets' keyword detector's guesses, like :func:`reads_as_prose`.
+    """
+    matches = list(_VALUE.finditer(text))
+    if not matches or any(m[1] is not None for m in matches):
+        return False
+    values = [m[2] for m in matches if m[2]]
+    return bool(values) and all(_NUMBER.fullmatch(v) for v in values)
+
+
 def _prose(value: str) -> bool:
     if any(ch.isalpha() and not ch.isascii() for ch in value):
         return True
@@ -500,6 +522,9 @@ def _finding(
     elif heuristic_only and detectors <= ENTROPY_DETECTORS and CHECKSUM_KEY.search(text):
         severity = VerifierSeverity.INFO
         extra += "; the value is a checksum or a commit id, named so on its line"
+    elif heuristic_only and assigns_numbers(text):
+        severity = VerifierSeverity.INFO
+        extra += "; the value is a number literal (a constant), not a credential"
     elif heuristic_only and reads_as_prose(text):
         severity = VerifierSeverity.INFO
         extra += "; the value reads as a sentence (a message or a label), not a credential"
