@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from pr_review.evidence.line_breaks import FACTOR, LINE_BREAK_EXAMPLES, checks, line_break_factors
+from pr_review.evidence.line_breaks import (
+    FACTOR,
+    LINE_BREAK_EXAMPLES,
+    STRIP_EXAMPLES,
+    checks,
+    line_break_factors,
+)
 from pr_review.schema.enums import Lane
 from pr_review.sources.model import MemoryTree
 from tests.evidence.helpers import file_diff, lane_and_factors
 
 
 @pytest.mark.parametrize(
-    ("path", "base", "head", "changed"), LINE_BREAK_EXAMPLES, ids=range(len(LINE_BREAK_EXAMPLES))
+    ("path", "base", "head", "changed"),
+    LINE_BREAK_EXAMPLES + STRIP_EXAMPLES,
+    ids=[f"check-{i}" for i in range(len(LINE_BREAK_EXAMPLES))]
+    + [f"strip-{i}" for i in range(len(STRIP_EXAMPLES))],
 )
 def test_examples(path: str, base: str, head: str, changed: bool) -> None:
     diff = file_diff(path, head.splitlines(), base.splitlines())
@@ -52,3 +61,18 @@ def test_test_code_is_not_read() -> None:
     path = "tests/test_headers.py"
     found = line_break_factors([diff], MemoryTree({path: ""}), MemoryTree({path: head}))
     assert found == []
+
+
+def test_a_stripping_replacement_says_what_it_is() -> None:
+    path = "lib/smtp-connection/index.js"
+    base = "this.name = this.options.name || this._getHostname();\n"
+    head = "this.name = (this.options.name || h()).toString().replace(/[\\r\\n]+/g, '');\n"
+    found = line_break_factors(
+        [file_diff(path, head.splitlines(), base.splitlines())],
+        MemoryTree({path: base}),
+        MemoryTree({path: head}),
+    )
+    assert [f.factor for f in found] == [FACTOR]
+    assert "a replacement taking line breaks out of a value added (line 1" in found[0].why
+    assert "replace(/[\\r\\n]+/g, '')" in found[0].why
+

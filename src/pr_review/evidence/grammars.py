@@ -1097,3 +1097,81 @@ def refusing_regexes(
                 if pattern is not None:
                     out.append(RefusingRegex(line, code, pattern))
     return sorted(out, key=lambda r: r.line)
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of a call as a constant: a string's value, a regex literal's pattern and
+    flags (JavaScript), or ``other`` (anything computed)."""
+
+    kind: str
+    value: str = ""
+    flags: str = ""
+
+
+@dataclass(frozen=True)
+class CallArguments:
+    """A call of a JavaScript/TypeScript or Go source with its constant arguments."""
+
+    line: int
+    callee: str
+    arguments: tuple[Argument, ...]
+    code: str
+    """The call as written."""
+
+
+_GO_ESCAPES = re.compile(
+    r"\\(?:[abfnrtv\\'\"]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})"
+)
+_GO_SIMPLE = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+
+
+def _go_unescape(escape: re.Match[str]) -> str:
+    body = escape[0][1:]
+    if body[0] in "xuU":
+        return chr(int(body[1:], 16))
+    if body[0].isdigit():
+        return chr(int(body, 8))
+    return _GO_SIMPLE.get(body, body)
+
+
+def _go_value(node: Any, data: bytes) -> str | None:
+    """The value of a Go string literal: a raw string as written, an interpreted one with its
+    escapes (``"\\r\\n"`` is CR LF)."""
+    raw = _go_string(node, data)
+    if raw is None or node.type == "raw_string_literal":
+        return raw
+    return _GO_ESCAPES.sub(_go_unescape, raw)
+
+
+def _argument(node: Any, data: bytes) -> Argument:
+    regex = _js_regex(node, data) if node.type == "regex" else None
+    if regex is not None:
+        return Argument("regex", *regex)
+    value = _string_value(node, data)
+    if value is None:
+        value = _go_value(node, data)
+    return Argument("other") if value is None else Argument("string", value)
+
+
+def call_arguments(
+    path: str, source: str | None, names: frozenset[str]
+) -> list[CallArguments] | None:
+    """The calls of a JavaScript/TypeScript or Go source whose callee's last name is one of
+    ``names`` (``replace``, ``ReplaceAll``...), each with its arguments as constants where
+    they are written as such; None when the source has no such grammar or does not parse."""
+    parsed = _js_or_go_root(path, source)
+    if parsed is None:
+        return None
+    root, data, _ = parsed
+    out: list[CallArguments] = []
+    for node in _walk(root):
+        if node.type != "call_expression":
+            continue
+        callee = _callee(node, data)
+        if _last(callee) not in names:
+            continue
+        given = node.child_by_field_name("arguments")
+        arguments = tuple(_argument(a, data) for a in given.named_children) if given else ()
+        out.append(CallArguments(node.start_point[0] + 1, callee, arguments, _text(node, data)))
+    return out

@@ -14,6 +14,15 @@ time, not a value searched for a second line, and does not count. Factor
 before (a check moved between functions or files of the PR is no change). Python is read
 with :mod:`ast`, the other languages on tree-sitter.
 
+A replacement that takes a carriage return out of a value counts with them (``kind``
+``strip``): ``value.replace(/[\r\n]+/g, '')``, ``value.replace('\r', '')``,
+``re.sub(r'[\x00-\x1f]', '', v)``, ``strings.NewReplacer("\r", "", "\n", "")``: what
+is searched for holds CR among control characters only (no letter, digit or space, no anchor:
+:func:`pr_review.evidence.regex_trees.strips_line_breaks`), replaced by nothing or a space, in
+every occurrence (JavaScript's ``g`` flag or ``replaceAll``). Line feeds joined alone (a PEM
+body, a formula), line endings normalised (``\r\n`` -> ``\n``), a newline trimmed at one
+end and whitespace collapsed are text handling, not a defence.
+
 Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, changed?).
 """
 
@@ -24,11 +33,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes, constant_text
-from pr_review.evidence.grammars import refusing_conditions
+from pr_review.evidence.grammars import (
+    CallArguments,
+    call_arguments,
+    language_of,
+    refusing_conditions,
+)
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.regex_trees import names_line_break
+from pr_review.evidence.regex_trees import from_javascript, names_line_break, strips_line_breaks
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.evidence.sides import code_sides
 from pr_review.schema.enums import FactorSeverity
@@ -41,10 +55,27 @@ FACTOR = "line-break-check-changed"
 
 @dataclass(frozen=True)
 class LineBreakCheck:
-    """A refusing ``if`` whose condition looks for CR or LF."""
+    """A refusing ``if`` whose condition looks for CR or LF, or a replacement that takes CR
+    out of a value (``kind`` ``strip``)."""
 
     line: int
     code: str
+    kind: str = "check"
+
+
+STRIP_CALLEES = frozenset({"replace", "replaceAll", "Replace", "ReplaceAll", "NewReplacer"})
+"""Replacing calls read for stripping: JavaScript's ``replace``/``replaceAll``, Go's
+``strings``/``bytes`` ``Replace``/``ReplaceAll`` and ``strings.NewReplacer`` (Python's
+``str.replace`` and ``re.sub``/``subn`` are read on :mod:`ast`)."""
+REMOVED_FOR = frozenset({"", " "})
+"""What a stripping replacement puts in place of the line break: nothing, or a space. Any
+other text (``"\\n"`` for ``"\\r\\n"``, ``"<br>"``) normalises or renders line breaks."""
+
+
+def strips_literal(value: str) -> bool:
+    """A literal searched for: control characters only, a carriage return among them
+    (``"\\r"``, ``"\\r\\n"``); LF alone joins lines (a PEM block, a formula)."""
+    return "\r" in value and all(ord(ch) < 0x20 or ch == "\x7f" for ch in value)
 
 
 def _has_line_break(text: str) -> bool:
@@ -91,11 +122,64 @@ def _python_checks(source: str) -> list[LineBreakCheck] | None:
     if tree is None:
         return None
     regexes = AppliedRegexes.of(tree)
-    return [
+    found = [
         LineBreakCheck(node.lineno, ast.unparse(node.test))
         for node in python_refusing_ifs(tree)
         if _looks_for_line_break(node.test, regexes)
     ]
+    found.extend(
+        LineBreakCheck(node.lineno, ast.unparse(node), "strip")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and _python_strips(node, regexes)
+    )
+    return sorted(found, key=lambda c: c.line)
+
+
+def _removed_for(node: ast.expr | None) -> bool:
+    text = constant_text(node.value) if isinstance(node, ast.Constant) else None
+    return text is not None and text in REMOVED_FOR
+
+
+def _python_strips(call: ast.Call, regexes: AppliedRegexes) -> bool:
+    """``value.replace("\\r", "")`` or ``re.sub(r"[\\r\\n]", "", value)`` (a compiled
+    module constant's ``sub`` too): a carriage return taken out of a value."""
+    if not isinstance(call.func, ast.Attribute) or not call.args:
+        return False
+    args = call.args
+    if call.func.attr == "replace" and len(args) >= 2:
+        old = constant_text(args[0].value) if isinstance(args[0], ast.Constant) else None
+        return old is not None and strips_literal(old) and _removed_for(args[1])
+    if call.func.attr not in ("sub", "subn"):
+        return False
+    inline = regexes.calls.get(id(call))
+    pattern = inline if inline is not None else regexes.pattern(call.func)
+    replacement = args[1] if inline is not None and len(args) > 1 else args[0]
+    return pattern is not None and bool(strips_line_breaks(pattern)) and _removed_for(replacement)
+
+
+def _strips(found: CallArguments, go: bool) -> bool:
+    """A JavaScript/TypeScript or Go call that takes a carriage return out of a value."""
+    args, name = found.arguments, found.callee.rsplit(".", 1)[-1]
+    if go and name == "NewReplacer":
+        return any(
+            old.kind == "string" and strips_literal(old.value)
+            and new.kind == "string" and new.value in REMOVED_FOR
+            for old, new in zip(args[::2], args[1::2], strict=False)
+        )  # fmt: skip
+    if go:
+        wanted = ("Replace", "ReplaceAll")
+        old, new = (args[1], args[2]) if len(args) >= 3 else (None, None)
+    else:
+        wanted = ("replace", "replaceAll")
+        old, new = (args[0], args[1]) if len(args) >= 2 else (None, None)
+    if name not in wanted or old is None or new is None:
+        return False
+    if new.kind != "string" or new.value not in REMOVED_FOR:
+        return False
+    if old.kind == "regex":
+        every = "g" in old.flags or name == "replaceAll"
+        return every and bool(strips_line_breaks(from_javascript(old.value)))
+    return old.kind == "string" and strips_literal(old.value) and (go or name == "replaceAll")
 
 
 def checks(path: str, source: str | None) -> list[LineBreakCheck] | None:
@@ -107,9 +191,13 @@ def checks(path: str, source: str | None) -> list[LineBreakCheck] | None:
     found = refusing_conditions(path, source, refusing_call)
     if found is None:
         return None
-    return [
+    out = [
         LineBreakCheck(c.line, c.code) for c in found if any(map(_has_line_break, c.literals))
     ]
+    go = language_of(path) == "go"
+    calls = call_arguments(path, source, STRIP_CALLEES) or []
+    out.extend(LineBreakCheck(c.line, c.code, "strip") for c in calls if _strips(c, go))
+    return sorted(out, key=lambda c: c.line)
 
 
 def line_break_factors(
@@ -129,15 +217,21 @@ def line_break_factors(
         first = (new if added else old)[0]
         where = f"line {first.line}" if added else f"line {first.line} of the base file"
         verb = "added" if added else "removed"
+        if first.kind == "strip":
+            what = "a replacement taking line breaks out of a value"
+            code = shorten(first.code, 80)
+        else:
+            what = "a check refusing a value that holds a line break"
+            code = f"if {shorten(first.code, 80)}"
         return [
             RiskFactor(
                 factor=FACTOR,
                 files=(path,),
                 severity=FactorSeverity.RED,
-                why=f"a check refusing a value that holds a line break {verb} ({where}: `if "
-                f"{shorten(first.code, 80)}`; {after - before:+d} in the PR's files): CR/LF checks "
-                "keep a header, redirect location or request line from carrying a second line "
-                "(header injection, response splitting, request smuggling)",
+                why=f"{what} {verb} ({where}: `{code}`; {after - before:+d} in the PR's files): "
+                "CR/LF checks and stripping keep a header, an address, a redirect location or "
+                "a request line from carrying a second line (header injection, response "
+                "splitting, request smuggling, SMTP command injection)",
             )
         ]
     return []
@@ -238,3 +332,73 @@ LINE_BREAK_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
     ),
 )
 """A base and a head source of one file, and whether the change is red."""
+
+STRIP_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    # a replacement taking CR out of a value: nodemailer GHSA-vvjj-xcjg-gr5g (SMTP command
+    # injection through the client name), webob's header values, Go's strings.NewReplacer
+    (
+        "smtp-connection.js",
+        "this.name = this.options.name || this._getHostname();\n",
+        (
+            "this.name = (this.options.name || this._getHostname()).toString()"
+            ".replace(/[\\r\\n]+/g, '');\n"
+        ),
+        True,
+    ),
+    (
+        "response.py",
+        "def header(value):\n    return value\n",
+        "def header(value):\n    return value.replace('\\r', '').replace('\\n', '')\n",
+        True,
+    ),
+    (
+        "clean.py",
+        "import re\ndef clean(v):\n    return v\n",
+        "import re\ndef clean(v):\n    return re.sub(r'[\\x00-\\x1f]', '', v)\n",
+        True,
+    ),
+    (
+        "compiled.py",
+        "import re\nCTL = re.compile(r'[\\r\\n]')\ndef clean(v):\n    return v\n",
+        "import re\nCTL = re.compile(r'[\\r\\n]')\ndef clean(v):\n    return CTL.sub(' ', v)\n",
+        True,
+    ),
+    (
+        "header.go",
+        "package p\nfunc clean(v string) string {\n\treturn v\n}\n",
+        (
+            "package p\nvar r = strings.NewReplacer(\"\\r\", \"\", \"\\n\", \"\")\n"
+            "func clean(v string) string {\n\treturn r.Replace(v)\n}\n"
+        ),
+        True,
+    ),
+    (
+        "addr.go",
+        "package p\nfunc clean(v string) string {\n\treturn v\n}\n",
+        (
+            "package p\nfunc clean(v string) string {\n"
+            "\treturn strings.ReplaceAll(v, \"\\r\\n\", \"\")\n}\n"
+        ),
+        True,
+    ),
+    # line feeds alone joined (python-markdown2's LaTeX block, PEM bodies), line endings
+    # normalised, a template's newline trimmed at one end, whitespace collapsed, one CR only
+    (
+        "markdown2.py",
+        "def f(m):\n    return convert(m.group(1).replace(r'\\n', ''))\n",
+        "def f(m):\n    return convert(m.group(1).replace('\\n', ''))\n",
+        False,
+    ),
+    ("text.js", "function f(s) { return s }\n",
+     "function f(s) { return s.replace(/\\r\\n/g, '\\n') }\n", False),
+    ("lexer.js", "function f(s) { return s }\n",
+     "function f(s) { return s.replace(/^\\r?\\n/, '') }\n", False),
+    ("space.js", "function f(s) { return s }\n",
+     "function f(s) { return s.replace(/\\s+/g, ' ') }\n", False),
+    ("once.js", "function f(s) { return s }\n",
+     "function f(s) { return s.replace(/\\r/, '') }\n", False),
+    ("br.js", "function f(s) { return s }\n",
+     "function f(s) { return s.replace(/\\r?\\n/g, '<br>') }\n", False),
+)  # fmt: skip
+"""Replacements taking line breaks out of a value (red when added or removed) and text
+handling that is not one: a base and a head source of one file, and whether the change is red."""

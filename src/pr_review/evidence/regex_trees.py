@@ -515,6 +515,38 @@ def names_line_break(pattern: str) -> bool | None:
     return False
 
 
+_TEXT = _range(0x30, 0x39) | _range(0x41, 0x5A) | _range(0x61, 0x7A) | _char(0x20)
+"""Letters, digits and the space: what ordinary text is made of."""
+
+
+def strips_line_breaks(pattern: str) -> bool | None:
+    """True when ``pattern`` picks out a carriage return among a few characters that are
+    neither letters, digits nor spaces, anywhere in a value (no anchor): ``[\\r\\n]+``,
+    ``\\r?\\n``, ``[\\x00-\\x1F<>]``; None when it cannot be parsed here. Replaced by nothing
+    (or a space), such a pattern takes the second line out of a header, an address or a
+    command: CR ends a line in HTTP and SMTP. One that also takes spaces (``\\s+``,
+    ``[ \\t\\n\\r]+``) normalises text; one anchored at an end (``^\\r?\\n``: a template engine
+    trimming the newline after a tag) trims; one taking LF alone (``\\n``) joins the lines of
+    a PEM block or a formula."""
+    whole = _parse(pattern)
+    if whole is None:
+        return None
+    breaks = False
+    stack = [whole]
+    while stack:
+        for node in stack.pop():
+            if node[0] is _c.AT:
+                return False
+            consumed = _single(node)
+            if consumed is None:
+                stack.extend(_children(node))
+                continue
+            if consumed & _TEXT or consumed.bit_count() > _NARROW:
+                return False
+            breaks = breaks or bool(consumed & _char(13))
+    return breaks
+
+
 _JS_NAMED = re.compile(r"\(\?<(?![=!])")
 _JS_BACKREF = re.compile(r"\\k<([A-Za-z_$][\w$]*)>")
 
