@@ -76,6 +76,8 @@ class SinkCategory(StrEnum):
     """Secrets written to logs, or the placeholders that mask them: leaks live here."""
     READ_LIMIT = "read-limit"
     """A reader capped at N bytes (``io.LimitReader``): resource-exhaustion fixes live here."""
+    ERROR_DETAILS = "error-details"
+    """A formatted traceback put into a response: exception details exposed (CWE-209)."""
 
 
 class SinkLane(StrEnum):

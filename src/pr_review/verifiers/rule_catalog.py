@@ -518,6 +518,8 @@ SINK_FIX = {
     "the password or key itself.",
     "read-limit": "Keep request bodies, uploads and decompressed streams behind a byte cap "
     "no larger than the handler needs.",
+    "error-details": "Log the traceback on the server; send the client a generic message and "
+    "an id it can quote.",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
