@@ -17,6 +17,8 @@ from pr_review.verifiers.secrets import _finding, assigns_numbers, looks_like_pl
         'token = "<your-token>"',
         'api_key: "{{ vault_api_key }}"',
         'PASSWORD="xxxxxx"',
+        "SECRET_KEY = CHANGE-ME-OR-FAIL-TO-START",  # gogs's conf/app.ini (holdout32)
+        'secret_key = "replace_me_with_a_long_random_key"',
     ],
 )
 def test_placeholders(line: str) -> None:
@@ -30,6 +32,7 @@ def test_placeholders(line: str) -> None:
         'secret_key = "8f3kdl20dkXm"',
         "DB_PASSWORD=s3cr3t-Pr0d-2026",
         "no values at all",
+        'secret = "meChange42xQ"',  # the words, but not in their order
     ],
 )
 def test_real_looking_values(line: str) -> None:

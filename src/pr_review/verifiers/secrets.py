@@ -381,6 +381,14 @@ PLACEHOLDER_MARKERS = frozenset(
 )  # fmt: skip
 """A value with one of these as a word part (``whsec_test``, ``sk_test_fake``) is a sample."""
 
+PLACEHOLDER_PHRASES = frozenset(
+    {("change", "me"), ("replace", "me"), ("change", "this"), ("replace", "this"),
+     ("set", "me"), ("fill", "me"), ("your", "secret"), ("your", "key"), ("your", "token"),
+     ("your", "password")}
+)  # fmt: skip
+"""Two words in a row that ask for a value to be set (``CHANGE-ME-OR-FAIL-TO-START``, gogs's
+default ``SECRET_KEY``; ``replace_me_with_a_long_key``): a value telling you to change it."""
+
 _PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 
 _VALUE = re.compile(r"""(?:["']([^"'\n]{0,200})["'])|(?:[=:]\s*([^\s"',;]{1,200}))""")
@@ -448,10 +456,12 @@ def _prose(value: str) -> bool:
 
 def _placeholder(value: str) -> bool:
     lowered = value.lower()
-    parts = {p.lower() for p in _PARTS.split(value) if p}
+    words = [p.lower() for p in _PARTS.split(value) if p]
+    parts = set(words)
     return (
         lowered in PLACEHOLDER_VALUES
         or bool(parts & PLACEHOLDER_MARKERS)
+        or any(pair in PLACEHOLDER_PHRASES for pair in itertools.pairwise(words))
         or (lowered.startswith("<") and lowered.endswith(">"))
         or (lowered.startswith("${") and lowered.endswith("}"))
         or (lowered.startswith("{{") and lowered.endswith("}}"))
