@@ -14,6 +14,8 @@ from pr_review.evidence.fix_claims import (
     claim,
     comment_claim,
     comment_markers,
+    dependency_fix_markers,
+    dependency_names,
     is_changelog,
     regression_test_markers,
     version_only,
@@ -165,3 +167,58 @@ def test_a_comment_the_fix_adds_to_its_code_is_a_claim_once_and_says_where() -> 
     release = file_diff("lib/version.go", ['const Version = "1.2.4"  // fixes a DoS'],
                         ['const Version = "1.2.3"'])
     assert comment_markers([release]) == []
+
+
+GOMOD = file_diff(
+    "go.mod", ["\tgithub.com/gogs/git-module v1.8.9"], ["\tgithub.com/gogs/git-module v1.8.8"],
+    start=29,
+)
+GOSUM = file_diff("go.sum", ["github.com/gogs/git-module v1.8.9 h1:yhX0AE+ljDq0jKPiSMdYS9a2="])
+
+
+def test_dependency_names_are_read_from_the_manifest_lines_not_the_lock_file() -> None:
+    assert dependency_names([GOMOD, GOSUM]) == {"github.com/gogs/git-module", "git-module"}
+    package = file_diff("package.json", ['    "on-headers": "~1.1.0",'],
+                        ['    "on-headers": "~1.0.2",'])  # fmt: skip
+    assert dependency_names([package]) == {"on-headers"}
+    release = file_diff("package.json", ['  "version": "6.9.10",'], ['  "version": "6.9.9",'])
+    assert dependency_names([release]) == set()
+
+
+def test_the_projects_own_fix_shipped_in_a_dependency_it_bumps_is_red() -> None:
+    # gogs #8390 (holdout32, read after its figures): the fix lives in gogs/git-module
+    notes = file_diff("CHANGELOG.md", [
+        "- _Security:_ Argument injection through a crafted branch name when creating a pull "
+        "request allowed an authenticated user to write files to arbitrary paths. [#8390]"
+        "(https://github.com/gogs/gogs/pull/8390) - [GHSA-2grc-qr7q-6m36]"
+        "(https://github.com/gogs/gogs/security/advisories/GHSA-2grc-qr7q-6m36)"
+    ], start=14)  # fmt: skip
+    lane, factors = lane_and_factors(files=[GOMOD, GOSUM, notes])
+    assert lane is Lane.RED
+    why = factors["security-advisory:red"].why
+    assert why.startswith("the PR says it fixes a security issue: the changelog entry it adds")
+    assert why.endswith("for a dependency bump it does not name")
+
+
+def test_a_dependencys_advisory_named_with_the_dependency_stays_a_bump() -> None:
+    # express-session (holdout7): the entry names on-headers, the dependency it bumps
+    package = file_diff("package.json", ['    "on-headers": "~1.1.0",'],
+                        ['    "on-headers": "~1.0.2",'])  # fmt: skip
+    notes = file_diff("HISTORY.md", [
+        "  * deps: on-headers@~1.1.0",
+        "    - Fix [CVE-2025-7339](https://www.cve.org/CVERecord?id=CVE-2025-7339) "
+        "([GHSA-76c9-3jph-rj3q](https://github.com/expressjs/on-headers/security/advisories/"
+        "GHSA-76c9-3jph-rj3q))",
+    ])  # fmt: skip
+    kinds = {package.path: classify(package.path), notes.path: classify(notes.path)}
+    assert dependency_fix_markers([package, notes], kinds, [], [package]) == []
+    lane, factors = lane_and_factors(files=[package, notes])
+    assert "security-advisory:red" not in factors
+    assert lane is not Lane.RED
+
+
+def test_a_release_setting_its_own_version_bumps_no_dependency() -> None:
+    release = file_diff("package.json", ['  "version": "6.9.10",'], ['  "version": "6.9.9",'])
+    notes = file_diff("CHANGELOG.md", ["### Security", "- Fix SMTP command injection"])
+    kinds = {release.path: classify(release.path), notes.path: classify(notes.path)}
+    assert dependency_fix_markers([release, notes], kinds, [], [release]) == []

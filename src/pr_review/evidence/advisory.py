@@ -103,19 +103,23 @@ def code_markers(files: Sequence[FileDiff], kinds: Mapping[str, PathKind]) -> li
 
 def advisory_factor(
     text: PrText, paths: Sequence[str], manifests: Sequence[str] = (),
-    in_code: Sequence[str] = (),
+    in_code: Sequence[str] = (), *, own: bool = False,
 ) -> RiskFactor | None:
     """A red factor naming the markers, or None when there are none (or nothing changed).
 
     When every changed file is a dependency manifest or lock file (``manifests``), the
     advisory is a dependency's and the bump is its fix: yellow, saying so; unless the PR is
     the merge of the project's own advisory fork (then the bump is how it fixed itself).
-    ``in_code``: :func:`code_markers` of the PR's files."""
+    ``in_code``: :func:`code_markers` of the PR's files. ``own``: the PR's changelog calls the
+    bump the project's own security fix without naming the dependency
+    (:func:`pr_review.evidence.fix_claims.dependency_fix_markers`)."""
     found = markers(text) + list(in_code)
     if not found or not paths:
         return None
     subjects = [text.title, *(_subject(m) for m in text.messages)]
-    own = any(_FORK_MERGE.match(x.strip()) or _ADVISORY_MERGE.match(x.strip()) for x in subjects)
+    own = own or any(
+        _FORK_MERGE.match(x.strip()) or _ADVISORY_MERGE.match(x.strip()) for x in subjects
+    )
     bump = set(paths) <= set(manifests) and not own
     return RiskFactor(
         factor=FACTOR,

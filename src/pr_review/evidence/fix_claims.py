@@ -30,6 +30,7 @@ from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from pr_review.evidence.advisory import ADVISORY_ID
+from pr_review.evidence.generated import is_lock_file
 from pr_review.evidence.lexing import shorten
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.paths import PathKind, segments
@@ -226,6 +227,77 @@ def changelog_markers(
         found = _first_new_claim(f, claim)
         if found is not None:
             return [f"the changelog entry it adds names {found[0]}: {found[1]}"]
+    return []
+
+
+_TOKEN = re.compile(r"[A-Za-z@][\w@./-]*[A-Za-z0-9]")
+_MANIFEST_WORDS = frozenset(
+    {
+        "version", "require", "requires", "dependencies", "devdependencies",
+        "peerdependencies", "optionaldependencies", "replace", "exclude", "indirect", "module",
+        "toolchain", "go", "python", "node", "engines", "extras", "optional", "markers",
+    }
+)  # fmt: skip
+"""Keys and keywords of manifests (``require``, ``"dependencies"``), not dependencies."""
+_VERSION_TOKEN = re.compile(r"^v?\d")
+
+
+def dependency_names(manifests: Sequence[FileDiff]) -> set[str]:
+    """The names on the lines a PR changes in its dependency manifests (lock files left out):
+    ``github.com/gogs/git-module`` and ``git-module`` for a go.mod ``require`` line,
+    ``on-headers`` for ``"on-headers": "~1.1.0"``; none for a release setting its own
+    ``"version"``. Lower-cased."""
+    names: set[str] = set()
+    for f in manifests:
+        if is_lock_file(f.path):
+            continue
+        for hunk in f.hunks:
+            for _, line in (*hunk.added, *hunk.removed):
+                for token in _TOKEN.findall(line):
+                    lowered = token.lower()
+                    if lowered in _MANIFEST_WORDS or _VERSION_TOKEN.match(lowered):
+                        continue
+                    names.add(lowered)
+                    names.add(lowered.rsplit("/", 1)[-1])
+    return {n for n in names if len(n) >= 3}
+
+
+def _names_any(line: str, names: set[str]) -> bool:
+    lowered = line.lower()
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lowered) is not None
+        for name in names
+    )
+
+
+def dependency_fix_markers(
+    files: Sequence[FileDiff], kinds: Mapping[str, PathKind], code: Sequence[FileDiff],
+    manifests: Sequence[FileDiff],
+) -> list[str]:
+    """A security claim the PR adds to its changelog when its only behaviour change is a
+    dependency bump and the entry does not name the dependency (at most one): the project's
+    own fix shipped through a library it bumps, as gogs fixes argument injection in
+    ``git-module`` and records "_Security:_ Argument injection through a crafted branch
+    name ... GHSA-2grc-qr7q-6m36" under its own name. An entry naming the bumped dependency
+    (express-session's "Fix CVE-2025-7339 (GHSA-... on-headers)") announces that dependency's
+    advisory, and a release setting its own version bumps nothing: neither is read."""
+    if [f for f in code if not version_only(f)]:
+        return []  # code changed: changelog_markers reads the entry
+    names = dependency_names(manifests)
+    if not names:
+        return []
+
+    def own(line: str) -> str | None:
+        return None if _names_any(line, names) else claim(line)
+
+    for f in files:
+        if not is_changelog(f.path, kinds.get(f.path)):
+            continue
+        found = _first_new_claim(f, own)
+        if found is not None:
+            what, where = found
+            why = f"the changelog entry it adds names {what}: {where}, for a dependency bump "
+            return [why + "it does not name"]
     return []
 
 

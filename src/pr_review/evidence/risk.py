@@ -21,6 +21,7 @@ from pr_review.evidence.content import FileScan
 from pr_review.evidence.fix_claims import (
     changelog_markers,
     comment_markers,
+    dependency_fix_markers,
     regression_test_markers,
 )
 from pr_review.evidence.globs import GlobError, compile_glob
@@ -341,7 +342,8 @@ def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFac
     fix and it changes behaviour."""
     if inputs.text is None:
         return []
-    manifests = [f.path for f in files if inputs.kinds[f.path] is PathKind.MANIFEST]
+    manifest_files = [f for f in files if inputs.kinds[f.path] is PathKind.MANIFEST]
+    manifests = [f.path for f in manifest_files]
     code = [f for f in files if inputs.kinds[f.path] is PathKind.CODE]
     in_code = (
         code_markers(inputs.files, inputs.kinds)
@@ -349,7 +351,12 @@ def _advisory_factors(files: list[FileDiff], inputs: RiskInputs) -> list[RiskFac
         or regression_test_markers(inputs.files, inputs.kinds, code)
         or comment_markers(code)
     )
-    factor = advisory_factor(inputs.text, [f.path for f in files], manifests, in_code)
+    shipped = [] if in_code else dependency_fix_markers(
+        inputs.files, inputs.kinds, code, manifest_files
+    )
+    factor = advisory_factor(
+        inputs.text, [f.path for f in files], manifests, in_code or shipped, own=bool(shipped)
+    )
     return [] if factor is None else [factor]
 
 
