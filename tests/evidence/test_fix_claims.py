@@ -187,12 +187,13 @@ def test_dependency_names_are_read_from_the_manifest_lines_not_the_lock_file() -
 
 def test_the_projects_own_fix_shipped_in_a_dependency_it_bumps_is_red() -> None:
     # gogs #8390 (holdout32, read after its figures): the fix lives in gogs/git-module
-    notes = file_diff("CHANGELOG.md", [
+    entry = (
         "- _Security:_ Argument injection through a crafted branch name when creating a pull "
         "request allowed an authenticated user to write files to arbitrary paths. [#8390]"
         "(https://github.com/gogs/gogs/pull/8390) - [GHSA-2grc-qr7q-6m36]"
         "(https://github.com/gogs/gogs/security/advisories/GHSA-2grc-qr7q-6m36)"
-    ], start=14)  # fmt: skip
+    )
+    notes = file_diff("CHANGELOG.md", [entry], start=14)
     lane, factors = lane_and_factors(files=[GOMOD, GOSUM, notes])
     assert lane is Lane.RED
     why = factors["security-advisory:red"].why
@@ -204,12 +205,12 @@ def test_a_dependencys_advisory_named_with_the_dependency_stays_a_bump() -> None
     # express-session (holdout7): the entry names on-headers, the dependency it bumps
     package = file_diff("package.json", ['    "on-headers": "~1.1.0",'],
                         ['    "on-headers": "~1.0.2",'])  # fmt: skip
-    notes = file_diff("HISTORY.md", [
-        "  * deps: on-headers@~1.1.0",
+    entry = (
         "    - Fix [CVE-2025-7339](https://www.cve.org/CVERecord?id=CVE-2025-7339) "
         "([GHSA-76c9-3jph-rj3q](https://github.com/expressjs/on-headers/security/advisories/"
-        "GHSA-76c9-3jph-rj3q))",
-    ])  # fmt: skip
+        "GHSA-76c9-3jph-rj3q))"
+    )
+    notes = file_diff("HISTORY.md", ["  * deps: on-headers@~1.1.0", entry])
     kinds = {package.path: classify(package.path), notes.path: classify(notes.path)}
     assert dependency_fix_markers([package, notes], kinds, [], [package]) == []
     lane, factors = lane_and_factors(files=[package, notes])

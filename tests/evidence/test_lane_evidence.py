@@ -457,3 +457,25 @@ def test_a_capped_reader_moved_unchanged_is_no_evidence() -> None:
     )  # fmt: skip
     assert "sink-read-limit:red" not in factors
     assert lane is not Lane.RED
+
+
+def test_a_watched_sink_rewritten_in_a_tutorial_is_no_fix_the_project_ships() -> None:
+    # pyramid's quick tutorial stopped redirecting to `came_from` (holdout23, docs-only PR)
+    path = "docs/quick_tutorial/authentication/tutorial/views.py"
+    base = "def login(request, came_from):\n    return HTTPFound(location=came_from)\n"
+    home = "    return HTTPFound(location=request.route_url('home'))"
+    head = f"def login(request, came_from):\n{home}\n"
+    lane, factors = _risk(
+        files=[file_diff(path, [home], ["    return HTTPFound(location=came_from)"], start=2)],
+        base={path: base}, head={path: head},
+    )  # fmt: skip
+    assert lane is Lane.GREEN
+    assert not any(key.startswith("sink-redirect") for key in factors)
+    # the same rewrite in the project's code is red
+    lane, factors = _risk(
+        files=[file_diff("app/views.py", [home], ["    return HTTPFound(location=came_from)"],
+                         start=2)],
+        base={"app/views.py": base}, head={"app/views.py": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "rewritten or removed" in factors["sink-redirect:red"].why

@@ -29,6 +29,7 @@ from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import PathKind, classify
 
 MAX_BYTES = 1_000_000
 """Larger files (bundles, generated data) are not parsed for the lane."""
@@ -62,7 +63,8 @@ def _severity(lane: SinkLane) -> FactorSeverity:
 
 def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> list[RiskFactor]:
     """One factor per file and category with a sink hit the PR introduced, or (for rules
-    with ``on_change``) a hit of the base revision the PR rewrote or removed."""
+    with ``on_change``) a hit of the base revision the PR rewrote or removed (in documentation
+    and example code only a rule red on its own)."""
     sides: dict[str, tuple[list[SinkHit], list[SinkHit]]] = {}
     for f in files:
         language = language_of(f.path)
@@ -77,6 +79,10 @@ def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> l
     out: list[RiskFactor] = []
     for path, (old, new) in sides.items():
         seen: set[str] = set()
+        # a watched sink rewritten in example or tutorial code is no fix the project ships
+        # (pyramid's tutorial dropping its `came_from` redirect); a red one (request input in a
+        # path, gin's upload example) counts there both ways: examples are copied
+        examples = classify(path) is PathKind.DOCS
         for hit in new:
             key = _key(hit)
             if before[key]:
@@ -99,6 +105,8 @@ def sink_factors(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> l
                 after[key] -= 1  # still there (perhaps moved or its receiver renamed)
                 continue
             if hit.on_change is None or f"{hit.category.value} gone" in seen:
+                continue
+            if examples and hit.lane is not SinkLane.RED:
                 continue
             seen.add(f"{hit.category.value} gone")
             out.append(
