@@ -229,6 +229,9 @@ REPOS = {
     "nodemailer": ("nodemailer/nodemailer", "javascript", "mail library"),
     "gogs": ("gogs/gogs", "go", "self-hosted git service"),
     "jupyter-server": ("jupyter-server/jupyter_server", "python", "notebook web server"),
+    "got": ("sindresorhus/got", "typescript", "HTTP client"),
+    "zitadel-oidc": ("zitadel/oidc", "go", "OpenID Connect client and server library"),
+    "setuptools": ("pypa/setuptools", "python", "packaging library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
