@@ -18,12 +18,14 @@ from pr_review.evidence.generated import (
     detect,
     generator_mark,
     parse_gitattributes,
+    vendored_roots,
 )
 from pr_review.packet.coverage import coverage
 from pr_review.packet.model import PacketInput
 from pr_review.schema.enums import Lane, NotReviewedReason
 from pr_review.schema.run import ReviewMeta
 from pr_review.sources.diff import FileDiff, FileStatus
+from pr_review.sources.model import MemoryTree
 from tests.evidence.helpers import file_diff, pull_request
 
 GITATTRIBUTES = """\
@@ -257,3 +259,53 @@ def test_a_recompiled_catalog_is_read_through_its_source_not_escalated() -> None
     )
     assert pack.risk.lane is Lane.RED
     assert pack.risk.escalated_for_low_confidence
+
+
+# -- vendored third-party code, known by what the vendoring tool wrote on the base branch ------
+
+_LIMIT = "def take(n, it, limit=10):\n    if n > limit:\n        raise ValueError(n)\n    return it\n"
+
+
+def test_vendored_roots_come_from_what_the_tools_write_not_a_folder_name() -> None:
+    base = MemoryTree({
+        "go.mod": "module example.com/app\n",
+        "vendor/modules.txt": "# github.com/gorilla/securecookie v1.1.2\n",
+        "setuptools/_vendor/more_itertools-10.3.0.dist-info/METADATA": "Name: more-itertools\n",
+        "setuptools/_vendor/more_itertools/recipes.py": _LIMIT,
+        "setuptools/_vendor/jaraco.text-4.0.0.dist-info/METADATA": "Name: jaraco.text\n",
+        "setuptools/_vendor/jaraco/text/__init__.py": "",
+        # a test fixture distribution, and a folder only named like a vendor tree
+        "tests/data/pkgs/simple-1.0.dist-info/METADATA": "Name: simple\n",
+        "tests/data/pkgs/simple/__init__.py": "",
+        "lib/vendor/helpers.py": "x = 1\n",
+        "pyproject.toml": '[tool.vendoring]\ndestination = "src/pip/_vendor/"\n',
+    })  # fmt: skip
+    roots = vendored_roots(base)
+    assert set(roots) == {"vendor/", "setuptools/_vendor/", "src/pip/_vendor/"}
+    assert "modules.txt" in roots["vendor/"]
+    assert "tool.vendoring" in roots["src/pip/_vendor/"]
+    # a Go vendor folder without its module file is the project's own code
+    assert vendored_roots(MemoryTree({"vendor/modules.txt": "# x\n"})) == {}
+
+
+def test_a_vendored_library_updated_is_a_dependency_change_not_the_projects_code() -> None:
+    # setuptools re-vendoring more_itertools (holdout33, read after its figures): a bound and
+    # a '..' check inside the third party's code made the bump red
+    path = "setuptools/_vendor/more_itertools/recipes.py"
+    metadata = "setuptools/_vendor/more_itertools-10.3.0.dist-info/METADATA"
+    base = {path: "def take(n, it):\n    return it\n", metadata: "Name: more-itertools\n"}
+    head = {path: _LIMIT, metadata: "Name: more-itertools\n"}
+    diff = file_diff(path, ["    if n > limit:", "        raise ValueError(n)"], start=2)
+    pack = build_pack(pull_request([diff], base=base, head=head), Config())
+    assert pack.risk.lane is Lane.YELLOW
+    factors = {f.factor for f in pack.risk.factors}
+    assert factors == {"dependency-manifest"}
+    assert [(f.path, f.reason) for f in pack.diff.not_reviewed] == [
+        (path, NotReviewedReason.VENDORED)
+    ]
+    # the same change to the project's own code is read
+    own = file_diff("setuptools/itertools.py", ["    if n > limit:", "        raise ValueError(n)"],
+                    start=2)  # fmt: skip
+    pack = build_pack(pull_request([own], base={"setuptools/itertools.py": base[path]},
+                                   head={"setuptools/itertools.py": _LIMIT}), Config())  # fmt: skip
+    assert "input-limit-changed" in {f.factor for f in pack.risk.factors}

@@ -33,6 +33,7 @@ reads it through its source instead of escalating it as unreadable.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -41,6 +42,8 @@ from pr_review.evidence.globs import Glob, GlobError, compile_glob
 from pr_review.schema.enums import NotReviewedReason as ExcludedReason
 from pr_review.sources.built import bundle_text
 from pr_review.sources.diff_model import FileDiff, FileStatus
+from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import is_test
 
 LOCK_FILES = frozenset(
     {
@@ -189,6 +192,7 @@ def detect(
     read_head: Mapping[str, str | None] | None = None,
     head_text: Callable[[str], str | None] | None = None,
     base_text: Callable[[str], str | None] | None = None,
+    vendored: Mapping[str, str] | None = None,
 ) -> dict[str, Excluded]:
     """Every file of ``files`` to leave out of AI review, by path.
 
@@ -203,10 +207,67 @@ def detect(
     for f in files:
         found = _why(f, rules, globs, read_head or {})
         if found is None:
+            found = _vendored(f, vendored or {})
+        if found is None:
             found = _marked(f, head_text, base_text)
         if found is not None:
             out[f.path] = found
     return out
+
+
+_DIST_INFO = re.compile(r"^(?P<root>(?:.+/)?)(?P<name>[A-Za-z0-9_.]+?)-[^/]+\.dist-info/METADATA$")
+
+
+def vendored_roots(base: RepoTree) -> dict[str, str]:
+    """Folders of third-party code the base branch says it vendors, each with its evidence,
+    as the tools that vendor write it (never a folder's name alone):
+
+    - Go: ``vendor/modules.txt`` beside a ``go.mod`` (``go mod vendor`` writes the list of
+      the modules it copied);
+    - Python: a distribution installed beside its ``<name>-<version>.dist-info/METADATA``
+      (setuptools' ``_vendor/more_itertools`` next to ``more_itertools-10.3.0.dist-info``),
+      outside test code (test fixtures hold distributions too);
+    - the ``vendoring`` tool's ``[tool.vendoring] destination`` in ``pyproject.toml`` (pip's
+      ``src/pip/_vendor/``).
+
+    Read from the base branch only: a PR cannot declare its own code vendored."""
+    paths = base.paths()
+    folders: set[str] | None = None
+    roots: dict[str, str] = {}
+    for path in paths:
+        if path == "vendor/modules.txt" or path.endswith("/vendor/modules.txt"):
+            module = path[: -len("vendor/modules.txt")]
+            if f"{module}go.mod" in paths:
+                roots[f"{module}vendor/"] = "`go mod vendor`'s vendor/modules.txt"
+            continue
+        found = _DIST_INFO.match(path)
+        if found is None or is_test(path):
+            continue
+        root, name = found["root"], found["name"]
+        package = name.split(".", 1)[0].replace("-", "_")  # jaraco.text -> jaraco/
+        if folders is None:  # every folder of the tree, once, when a distribution is seen
+            folders = {p[: i + 1] for p in paths for i, ch in enumerate(p) if ch == "/"}
+        if root and (f"{root}{package}/" in folders or f"{root}{package}.py" in paths):
+            roots.setdefault(root, f"installed distributions beside their metadata ({name})")
+    destination = _vendoring_destination(base.read("pyproject.toml"))
+    if destination:
+        roots.setdefault(destination, "`[tool.vendoring] destination` in pyproject.toml")
+    return roots
+
+
+def _vendoring_destination(text: str | None) -> str | None:
+    if not text:
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    tool = data.get("tool")
+    vendoring = tool.get("vendoring") if isinstance(tool, dict) else None
+    destination = vendoring.get("destination") if isinstance(vendoring, dict) else None
+    if not isinstance(destination, str) or not destination.strip("/. "):
+        return None
+    return destination.strip("/").removeprefix("./") + "/"
 
 
 def compiled_source(
@@ -264,6 +325,13 @@ def _marked(
 
 def _bundle_mark(text: str) -> str | None:
     return "build output" if bundle_text(text) else None
+
+
+def _vendored(f: FileDiff, roots: Mapping[str, str]) -> Excluded | None:
+    for root, evidence in roots.items():
+        if f.path.startswith(root) or (f.old_path or "").startswith(root):
+            return Excluded(f.path, ExcludedReason.VENDORED, f"vendored under `{root}`: {evidence}")
+    return None
 
 
 def is_lock_file(path: str) -> bool:
