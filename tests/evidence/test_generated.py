@@ -263,7 +263,9 @@ def test_a_recompiled_catalog_is_read_through_its_source_not_escalated() -> None
 
 # -- vendored third-party code, known by what the vendoring tool wrote on the base branch ------
 
-_LIMIT = "def take(n, it, limit=10):\n    if n > limit:\n        raise ValueError(n)\n    return it\n"
+_LIMIT = (
+    "def take(n, it, limit=10):\n    if n > limit:\n        raise ValueError(n)\n    return it\n"
+)
 
 
 def test_vendored_roots_come_from_what_the_tools_write_not_a_folder_name() -> None:

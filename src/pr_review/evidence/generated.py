@@ -328,8 +328,10 @@ def _bundle_mark(text: str) -> str | None:
 
 
 def _vendored(f: FileDiff, roots: Mapping[str, str]) -> Excluded | None:
+    """Vendored by where the file is after the PR (a file moved out of a vendored folder into
+    the project's code is the project's)."""
     for root, evidence in roots.items():
-        if f.path.startswith(root) or (f.old_path or "").startswith(root):
+        if f.path.startswith(root):
             return Excluded(f.path, ExcludedReason.VENDORED, f"vendored under `{root}`: {evidence}")
     return None
 

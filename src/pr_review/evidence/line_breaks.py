@@ -15,12 +15,12 @@ before (a check moved between functions or files of the PR is no change). Python
 with :mod:`ast`, the other languages on tree-sitter.
 
 A replacement that takes a carriage return out of a value counts with them (``kind``
-``strip``): ``value.replace(/[\r\n]+/g, '')``, ``value.replace('\r', '')``,
-``re.sub(r'[\x00-\x1f]', '', v)``, ``strings.NewReplacer("\r", "", "\n", "")``: what
+``strip``): ``value.replace(/[\\r\\n]+/g, '')``, ``value.replace('\\r', '')``,
+``re.sub(r'[\\x00-\\x1f]', '', v)``, ``strings.NewReplacer("\\r", "", "\\n", "")``: what
 is searched for holds CR among control characters only (no letter, digit or space, no anchor:
 :func:`pr_review.evidence.regex_trees.strips_line_breaks`), replaced by nothing or a space, in
 every occurrence (JavaScript's ``g`` flag or ``replaceAll``). Line feeds joined alone (a PEM
-body, a formula), line endings normalised (``\r\n`` -> ``\n``), a newline trimmed at one
+body, a formula), line endings normalised (``\\r\\n`` -> ``\\n``), a newline trimmed at one
 end and whitespace collapsed are text handling, not a defence.
 
 Examples (run by the test suite, ``LINE_BREAK_EXAMPLES``): (path, base, head, changed?).
