@@ -176,6 +176,7 @@ def test_a_jwt_only_detect_secrets_found_is_a_fixture_in_tests_too() -> None:
         ("password = hunter2", False),
         ("api_key = 0x1f2e3d; token = s3cr3t", False),
         ("password = os.environ", False),
+        ("PRIVATE_KEY = 0x4c0883a69102937d6231471b5dbb6204fe512961708279f3a3b6b2f5f5e7a1c0", False),
     ],
 )
 def test_a_keyword_guess_on_a_number_literal_is_information(line: str, number: bool) -> None:

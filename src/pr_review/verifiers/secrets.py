@@ -427,10 +427,12 @@ def reads_as_prose(text: str) -> bool:
 
 
 _NUMBER = re.compile(
-    r"[-+]?(?:0[xX][0-9a-fA-F_]+|0[oObB][0-7_]+|\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?)[uUlLnN]*"
+    r"[-+]?(?:0[xX][0-9a-fA-F_]{1,16}|0[oObB][0-7_]{1,22}|\d[\d_]{0,19}(?:\.\d+)?"
+    r"(?:[eE][-+]?\d+)?)[uUlLnN]*"
 )
 """A number literal as C, Go, Python, JavaScript, Rust and Java write it (``0x01``, ``1_000``,
-``3.5e-3``, ``10n``, ``8u``)."""
+``3.5e-3``, ``10n``, ``8u``), at most 64 bits wide: a 256-bit key written as a hex literal
+(``PRIVATE_KEY = 0x4c08...``) is not a constant."""
 
 
 def assigns_numbers(text: str) -> bool:
