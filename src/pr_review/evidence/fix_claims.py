@@ -126,6 +126,12 @@ def claim(line: str) -> str | None:
     return None
 
 
+def _changes_code(code: Sequence[FileDiff]) -> bool:
+    """Whether any of the PR's ``code`` files changes more than a version string (a release
+    only bumping its version changes no code whose claims could be read)."""
+    return any(not version_only(f) for f in code)
+
+
 def version_only(f: FileDiff) -> bool:
     """Every changed line of ``f`` sets a version string (a release bumping its version)."""
     lines = [line for hunk in f.hunks for _, line in (*hunk.added, *hunk.removed)]
@@ -158,7 +164,7 @@ def regression_test_markers(
     """The first regression test the PR adds for a vulnerability, named so (an added test
     file's name, or a line it adds to its tests), as a short description naming where (at most
     one); none unless ``code`` changes more than a version string."""
-    if not [f for f in code if not version_only(f)]:
+    if not _changes_code(code):
         return []
     tests = [f for f in files if kinds.get(f.path) is PathKind.TEST]
     for f in tests:
@@ -201,7 +207,7 @@ def comment_markers(code: Sequence[FileDiff]) -> list[str]:
     smuggling``), not only moved or reworded, as a short description naming where (at most
     one); none unless the code changes more than a version string. A fix explains itself where
     the change is as often as in a changelog."""
-    if not [f for f in code if not version_only(f)]:
+    if not _changes_code(code):
         return []
     for f in code:
         found = _first_new_claim(f, comment_claim)
@@ -216,7 +222,7 @@ def changelog_markers(
     """The first security claim among the lines the PR adds to its changelog, as a short
     description naming where (at most one); none unless ``code`` (the PR's behaviour-changing
     code files) changes more than a version string."""
-    if not [f for f in code if not version_only(f)]:
+    if not _changes_code(code):
         return []
     for f in files:
         if not is_changelog(f.path, kinds.get(f.path)):
@@ -281,7 +287,7 @@ def dependency_fix_markers(
     name ... GHSA-2grc-qr7q-6m36" under its own name. An entry naming the bumped dependency
     (express-session's "Fix CVE-2025-7339 (GHSA-... on-headers)") announces that dependency's
     advisory, and a release setting its own version bumps nothing: neither is read."""
-    if [f for f in code if not version_only(f)]:
+    if _changes_code(code):
         return []  # code changed: changelog_markers reads the entry
     names = dependency_names(manifests)
     if not names:

@@ -504,15 +504,22 @@ def names_line_break(pattern: str) -> bool | None:
     whole = _parse(pattern)
     if whole is None:
         return None
+    return any(
+        consumed is not None and consumed & _LINE_BREAKS and consumed.bit_count() <= _NARROW
+        for _, consumed in _nodes(whole)
+    )
+
+
+def _nodes(whole: list[Any]) -> Iterator[tuple[Any, int | None]]:
+    """Every node of a parse tree with the characters it consumes when it is a one-character
+    node (a literal, set, class or dot), else None (its children follow)."""
     stack = [whole]
     while stack:
         for node in stack.pop():
             consumed = _single(node)
             if consumed is None:
                 stack.extend(_children(node))
-            elif consumed & _LINE_BREAKS and consumed.bit_count() <= _NARROW:
-                return True
-    return False
+            yield node, consumed
 
 
 _TEXT = _range(0x30, 0x39) | _range(0x41, 0x5A) | _range(0x61, 0x7A) | _char(0x20)
@@ -532,18 +539,14 @@ def strips_line_breaks(pattern: str) -> bool | None:
     if whole is None:
         return None
     breaks = False
-    stack = [whole]
-    while stack:
-        for node in stack.pop():
-            if node[0] is _c.AT:
-                return False
-            consumed = _single(node)
-            if consumed is None:
-                stack.extend(_children(node))
-                continue
-            if consumed & _TEXT or consumed.bit_count() > _NARROW:
-                return False
-            breaks = breaks or bool(consumed & _char(13))
+    for node, consumed in _nodes(whole):
+        if node[0] is _c.AT:
+            return False
+        if consumed is None:
+            continue
+        if consumed & _TEXT or consumed.bit_count() > _NARROW:
+            return False
+        breaks = breaks or bool(consumed & _char(13))
     return breaks
 
 
