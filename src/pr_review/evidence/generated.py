@@ -240,7 +240,7 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
             if f"{module}go.mod" in paths:
                 roots[f"{module}vendor/"] = "`go mod vendor`'s vendor/modules.txt"
             continue
-        found = _DIST_INFO.match(path)
+        found = _DIST_INFO.match(path) if path.endswith(".dist-info/METADATA") else None
         if found is None or is_test(path):
             continue
         root, name = found["root"], found["name"]
