@@ -232,6 +232,9 @@ REPOS = {
     "got": ("sindresorhus/got", "typescript", "HTTP client"),
     "zitadel-oidc": ("zitadel/oidc", "go", "OpenID Connect client and server library"),
     "setuptools": ("pypa/setuptools", "python", "packaging library"),
+    "node-mysql2": ("sidorares/node-mysql2", "typescript", "database client"),
+    "dex": ("dexidp/dex", "go", "OpenID Connect identity provider"),
+    "twisted": ("twisted/twisted", "python", "networking framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
