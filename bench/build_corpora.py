@@ -235,6 +235,9 @@ REPOS = {
     "node-mysql2": ("sidorares/node-mysql2", "typescript", "database client"),
     "dex": ("dexidp/dex", "go", "OpenID Connect identity provider"),
     "twisted": ("twisted/twisted", "python", "networking framework"),
+    "mongoose": ("Automattic/mongoose", "javascript", "database object modelling library"),
+    "kratos": ("ory/kratos", "go", "identity and user management server"),
+    "social-core": ("python-social-auth/social-core", "python", "social authentication library"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
