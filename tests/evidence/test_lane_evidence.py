@@ -201,6 +201,19 @@ def test_a_url_regex_changed_is_red() -> None:
         ("example/main.go", PathKind.DOCS),
         (".github/ISSUE_TEMPLATE/bug.yml", PathKind.DOCS),
         (".github/PULL_REQUEST_TEMPLATE.md", PathKind.DOCS),
+        (".github/ISSUE_TEMPLATE", PathKind.DOCS),  # twisted's: one file, no extension
+        (".github/PULL_REQUEST_TEMPLATE", PathKind.DOCS),
+        (".github/PULL_REQUEST_TEMPLATE/feature.md", PathKind.DOCS),
+        ("src/twisted/newsfragments/11575.doc", PathKind.DOCS),  # towncrier fragments
+        ("newsfragments/4321.bugfix", PathKind.DOCS),
+        ("changelog.d/20261127_fix.md", PathKind.DOCS),
+        ("newsfragments/check.py", PathKind.CODE),  # a language's extension is code
+        ("src/news/templates.py", PathKind.CODE),
+        ("examples/go.mod", PathKind.DOCS),  # dex's examples module: nothing ships it
+        ("examples/package.json", PathKind.DOCS),
+        ("_examples/go.sum", PathKind.DOCS),
+        ("src/examples/go.mod", PathKind.MANIFEST),  # inside the package: it ships
+        (".github/ISSUE_TEMPLATE.py", PathKind.CODE),
         ("src/examples/loader.py", PathKind.CODE),  # inside the package: it ships
         (".github/workflows/ci.yml", PathKind.INFRA),
     ],

@@ -42,8 +42,16 @@ EXAMPLE_DIRS = frozenset({"examples", "example", "_examples", "sandbox", "demo",
 they count with the docs for the lane (green when only they change). Sink evidence that is red
 wherever it sits (a client-chosen upload name used as a path) still reads them: users copy
 examples."""
-GITHUB_DOC_DIRS = frozenset({"issue_template", "discussion_template"})
+GITHUB_DOC_DIRS = frozenset({"issue_template", "discussion_template", "pull_request_template"})
 """``.github/ISSUE_TEMPLATE/``: issue forms are text shown to reporters, not behaviour."""
+GITHUB_TEMPLATE_STEMS = frozenset({"issue_template", "pull_request_template"})
+"""A single template file GitHub shows to reporters and contributors, with or without an
+extension (``.github/ISSUE_TEMPLATE``, ``.github/pull_request_template.md``)."""
+NEWS_FRAGMENT_DIRS = frozenset({"newsfragments", "changelog.d", "changes.d", "news.d"})
+"""Folders of changelog fragments that towncrier or scriv join into the release notes, at any
+depth (``src/twisted/newsfragments/11575.doc``, ``changelog.d/123.bugfix.md``): a fragment's
+extension names its section (``.doc``, ``.misc``, ``.bugfix``, ``.feature``), not a language, so
+a file there without a programming language's extension is text."""
 DOC_TOOL_FILES = frozenset(
     {
         "mkdocs.yml", "mkdocs.yaml", ".readthedocs.yml", ".readthedocs.yaml", "citation.cff",
@@ -207,7 +215,10 @@ def _is_docs(stem: str, ext: str, dirs: tuple[str, ...]) -> bool:
     if dirs and (dirs[0] in EXAMPLE_DIRS or (dirs[0] == ".github" and dirs[1:2] and dirs[1]
                                              in GITHUB_DOC_DIRS)):
         return True
-    if dirs[:1] == (".github",) and stem == "pull_request_template":
+    if ext not in CODE_EXTENSIONS and (
+        (dirs[:1] == (".github",) and stem in GITHUB_TEMPLATE_STEMS)
+        or NEWS_FRAGMENT_DIRS.intersection(dirs)
+    ):
         return True
     if stem + ext in DOC_TOOL_FILES and (stem != "funding" or dirs[:1] == (".github",)):
         return True
@@ -254,11 +265,14 @@ _DEV_WORDS = frozenset(
 def _dev_dependencies(stem: str, dirs: tuple[str, ...]) -> bool:
     """Requirements of the development tooling only (``requirements/docs.txt``,
     ``requirements/tests.in``, ``requirements-dev.txt``, ``docs/requirements.txt``): pins of
-    test runners, linters and doc builders never ship, so they count with the docs."""
+    test runners, linters and doc builders never ship, so they count with the docs; so do the
+    manifests of a top-level example folder (``examples/go.mod``: the examples' own module,
+    which nothing the project ships depends on)."""
+    outside = bool(dirs and (dirs[0] in DOC_DIRS or dirs[0] in EXAMPLE_DIRS))
     if not stem.startswith("requirements") and "requirements" not in dirs:
-        return bool(dirs and dirs[0] in DOC_DIRS)
+        return outside
     words = set(re.split(r"[^a-z]+", stem))
-    return bool(words & _DEV_WORDS) or bool(dirs and dirs[0] in DOC_DIRS)
+    return bool(words & _DEV_WORDS) or outside
 
 
 DEV_ENVIRONMENT_DIRS = frozenset({".devcontainer"})
