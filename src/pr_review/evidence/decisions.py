@@ -75,6 +75,22 @@ MESSAGE_CALLS = frozenset(
 ``@deprecated("use X")``): a clearer message decides nothing, so neither they nor what their
 arguments call are decisions."""
 
+ORDERING_CALLS = frozenset(
+    {
+        # Go: the sort and slices packages, by their full names
+        "sort.Sort", "sort.Stable", "sort.Slice", "sort.SliceStable", "sort.Strings",
+        "sort.Ints", "sort.Float64s", "slices.Sort", "slices.SortFunc", "slices.SortStableFunc",
+        # Python and JavaScript, by the last name: list.sort, sorted, Array.prototype.toSorted
+        "sort", "sorted", "toSorted",
+    }
+)  # fmt: skip
+"""Calls that put a collection in order (``sort.Sort(byName(cs))`` rewritten as
+``slices.SortStableFunc(cs, func(a, b C) int { return cmp.Compare(a.Name, b.Name) })`` in a
+login page's connector list, dexidp/dex #4939): the order things are shown or tried in, not a
+decision, so neither they nor what their arguments call (the comparator, the key) count, as
+with :data:`MESSAGE_CALLS`. What is sorted is read where it is used."""
+SKIPPED_CALLS = MESSAGE_CALLS | ORDERING_CALLS
+
 
 GO_ERROR_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)?Err[A-Z0-9]\w*\.")
 """A Go method chained on an error variable (``fosite.ErrInvalidRequest.WithHint(...)``,
@@ -82,9 +98,11 @@ GO_ERROR_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)?Err[A-Z0-9]\w*\.")
 ST1012): it words or wraps the error returned, as ``fmt.Errorf`` does, and decides nothing."""
 
 
-def is_message_call(callee: str) -> bool:
-    """``fmt.Errorf(...)``, ``logger.warning(...)``, ``errors.New(...)``, ``"{}".format(x)``."""
-    return callee in MESSAGE_CALLS or last_name(callee) in MESSAGE_CALLS
+def is_skipped_call(callee: str) -> bool:
+    """A message (``fmt.Errorf(...)``, ``logger.warning(...)``, ``"{}".format(x)``) or an
+    ordering (``sorted(xs, key=...)``, ``sort.Slice(xs, less)``): no decision, nor what its
+    arguments call."""
+    return callee in SKIPPED_CALLS or last_name(callee) in SKIPPED_CALLS
 
 
 @dataclass(frozen=True)
@@ -344,8 +362,8 @@ def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[
         callee = ast.unparse(current.func) if isinstance(current, ast.Call) else ""
         if callee in _TYPING_CALLS:
             continue  # cast(T, x): a typing statement, no decision
-        if callee and is_message_call(callee):
-            continue  # the wording of an error or a log line
+        if callee and is_skipped_call(callee):
+            continue  # the wording of an error or a log line, the order of a list
         if callee in six:
             continue  # b("x"): the literal b"x" spelled for Python 2
         if isinstance(current, ast.Raise) and current.exc is not None:
@@ -446,10 +464,15 @@ class SourceDecisions:
         if self._tree is not None:
             return grammars.decision_atoms(
                 self._tree, scope.start, scope.end, conversions=CONVERSIONS,
-                messages=MESSAGE_CALLS, quiet=SYNCHRONIZATION_CALLS,
+                messages=SKIPPED_CALLS, quiet=SYNCHRONIZATION_CALLS,
                 error_value=self._error_value,
             )  # fmt: skip
         return None
+
+
+INLINE_DEPTH = 3
+"""How many levels of helpers :meth:`Sides.inlined` reads through (a helper calling itself
+stops there too)."""
 
 
 class Sides:
@@ -507,15 +530,17 @@ class Sides:
             self._defined[side] = found
         return self._defined[side]
 
-    def inlined(self, side: str, atoms: Counter[str] | None, here: str, scope: Scope | None
-                ) -> Counter[str] | None:
+    def inlined(self, side: str, atoms: Counter[str] | None, here: str, scope: Scope | None,
+                depth: int = 0) -> Counter[str] | None:
         """``atoms`` (of ``scope`` in ``here``) with each call of a helper the PR adds or
-        removes replaced by the helper's own decisions, one level: extracting code into a new
-        function (``write_to_stdout(data)`` for the branches it holds) or inlining a removed
-        one decides nothing new, while a helper that checks or calls more than the code it
-        replaced still shows. A helper is a function or method of one of the PR's files on
-        ``side``, named once there and nowhere on the other side; one defined inside
-        ``scope`` is already counted in it."""
+        removes replaced by the helper's own decisions, and theirs in turn up to
+        :data:`INLINE_DEPTH` levels (``absURL`` calling ``absPath``, both renamed, dexidp/dex
+        #4929): extracting code into a new function (``write_to_stdout(data)`` for the
+        branches it holds) or inlining a removed one decides nothing new, while a helper that
+        checks or calls more than the code it replaced still shows. A helper is a function or
+        method of one of the PR's files on ``side``, named once there (or once in the caller's
+        own folder: a Go package's ``absPath`` beside other packages' own) and nowhere on the
+        other side; one defined inside ``scope`` is already counted in it."""
         if atoms is None:
             return None
         mine = self.functions(side)
@@ -523,19 +548,31 @@ class Sides:
         out: Counter[str] = Counter()
         for atom, count in atoms.items():
             kind, _, name = atom.partition(" ")
-            found = mine.get(name, []) if kind in ("call", "delegate") else []
+            found = _nearest(mine.get(name, []) if kind in ("call", "delegate") else [], here)
             if len(found) == 1 and name not in theirs:
                 path, helper = found[0]
                 inside = scope is not None and path == here and (
                     scope.start <= helper.start and helper.end <= scope.end
                 )
                 body = None if inside else self.parsed(side, path).atoms_at(helper)
+                if body is not None and depth + 1 < INLINE_DEPTH:
+                    body = self.inlined(side, body, path, helper, depth + 1)
                 if body is not None:
                     for inner, times in body.items():
                         out[inner] += times * count
                     continue
             out[atom] += count
         return out
+
+
+def _nearest(found: list[tuple[str, Scope]], here: str) -> list[tuple[str, Scope]]:
+    """``found`` (helpers of one name), narrowed to the one in ``here``'s folder when there are
+    several and exactly one is there."""
+    if len(found) < 2:
+        return found
+    folder = here.rpartition("/")[0]
+    near = [entry for entry in found if entry[0].rpartition("/")[0] == folder]
+    return near if len(near) == 1 else found
 
 
 @dataclass(frozen=True)
@@ -715,6 +752,49 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a list put in order another way: the order a login page shows connectors in
+        # (dexidp/dex #4939)
+        "templates.go",
+        (
+            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
+            "\treturn t.render(w, cs)\n}\n"
+        ),
+        (
+            "package t\nfunc (t *T) Login(w W, cs []C) error {\n"
+            "\tslices.SortStableFunc(cs, func(a, b C) int {\n"
+            "\t\treturn cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))\n\t})\n"
+            "\treturn t.render(w, cs)\n}\n"
+        ),
+        False,
+    ),
+    (  # ... the same in Python and JavaScript
+        "auth.py",
+        "def login_choices(providers):\n    return sorted(providers, key=lambda p: p.name)\n",
+        (
+            "def login_choices(providers):\n"
+            "    return sorted(providers, key=lambda p: p.name.casefold())\n"
+        ),
+        False,
+    ),
+    (
+        "auth.js",
+        "function choices(ps) {\n  return ps.slice().sort((a, b) => a.name < b.name ? -1 : 1)\n}\n",
+        "function choices(ps) {\n  return ps.toSorted((a, b) => a.name.localeCompare(b.name))\n}\n",
+        False,
+    ),
+    (  # ... but a filter on what is shown is a decision
+        "templates.go",
+        (
+            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
+            "\treturn t.render(w, cs)\n}\n"
+        ),
+        (
+            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
+            "\tcs = slices.DeleteFunc(cs, func(c C) bool { return c.Hidden })\n"
+            "\treturn t.render(w, cs)\n}\n"
+        ),
+        True,
+    ),
     (  # a lock taken around what the function did before: when it runs, not what it
         # decides (ory/fosite #856, a memory store's token lifespans)
         "memory.go",
