@@ -224,3 +224,40 @@ def test_a_private_key_among_the_tests_is_yellow_and_elsewhere_red() -> None:
         )
     ]
     assert _lane({"files": mixed})[0] is Lane.RED
+
+
+_CHECK = "\tif err := bcrypt.CompareHashAndPassword(p.Hash, []byte(pw)); err != nil {"
+
+
+def _moved_check(head_lines: list[str]) -> tuple[Lane, set[str]]:
+    """The password check leaves server.go; ``head_lines`` land in connectors/password.go."""
+    base = {"server/server.go": "package server\n\nfunc x() {\n" + _CHECK + "\n\t}\n}\n"}
+    head = {
+        "server/server.go": "package server\n\nfunc x() {\n}\n",
+        "server/connectors/password.go": "package connectors\n\n" + "\n".join(head_lines) + "\n",
+    }
+    return _lane({
+        "files": [
+            file_diff("server/server.go", [], [_CHECK, "\t}"], start=4),
+            file_diff("server/connectors/password.go", ["package connectors", "", *head_lines],
+                      status=FileStatus.ADDED),
+        ],
+        "base": base, "head": head,
+    })  # fmt: skip
+
+
+def test_a_crypto_line_moved_to_another_file_is_no_crypto_change() -> None:
+    # dexidp/dex #4929: the password connector's bcrypt check moved out of server.go.
+    lane, factors = _moved_check(["func x() {", "    " + _CHECK.strip(), "\t}", "}"])
+    assert "crypto" not in factors
+    assert lane is Lane.YELLOW
+
+
+def test_a_crypto_line_moved_and_changed_or_copied_twice_still_counts() -> None:
+    changed = _CHECK.replace("p.Hash", "p.OtherHash")
+    lane, factors = _moved_check(["func x() {", changed, "\t}", "}"])
+    assert "crypto" in factors
+    assert lane is Lane.RED
+    lane, factors = _moved_check(["func x() {", _CHECK, "\t}", _CHECK, "\t}", "}"])
+    assert "crypto" in factors  # one copy pairs with the removal, the other is added
+    assert lane is Lane.RED

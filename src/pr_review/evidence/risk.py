@@ -27,6 +27,7 @@ from pr_review.evidence.fix_claims import (
 from pr_review.evidence.globs import GlobError, compile_glob
 from pr_review.evidence.neutral import Neutrality
 from pr_review.evidence.rules import CATEGORIES
+from pr_review.evidence.scan import Hit
 from pr_review.evidence.settings import RiskSettings
 from pr_review.evidence.subsystems import code_subsystems
 from pr_review.evidence.transfer import cap, repository_cap
@@ -197,13 +198,17 @@ def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
 
 def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
     out: list[RiskFactor] = []
+    texts = _LineTexts(inputs.files)
     for category in CATEGORIES:
         policy = category.policy
+        moved = _moved_hits(inputs.scans, category.name, texts)
         for path, scan in inputs.scans.items():
             if path not in behavioural and not policy.any_file:
                 continue
-            added = scan.added.get(category.name, [])
-            removed = scan.removed.get(category.name, [])
+            added = [h for h in scan.added.get(category.name, []) if (path, True, h) not in moved]
+            removed = [
+                h for h in scan.removed.get(category.name, []) if (path, False, h) not in moved
+            ]
             if (
                 category.name == "money"
                 and len({h.line for h in added}) + len({h.line for h in removed}) < MONEY_MIN_LINES
@@ -245,6 +250,62 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
         if category.name == "shared-resource-contention":
             out += _check_then_act(inputs, behavioural)
     return out
+
+
+class _LineTexts:
+    """The text of each added (new number) and removed (old number) line of the PR's files,
+    whitespace dropped, read once per file when first asked."""
+
+    def __init__(self, files: Sequence[FileDiff]) -> None:
+        self._files = {f.path: f for f in files}
+        self._read: dict[str, tuple[dict[int, str], dict[int, str]]] = {}
+
+    def get(self, path: str, added: bool, line: int) -> str | None:
+        sides = self._read.get(path)
+        if sides is None:
+            f = self._files.get(path)
+            hunks = f.hunks if f is not None else ()
+            sides = self._read[path] = (
+                {n: "".join(t.split()) for h in hunks for n, t in h.added},
+                {n: "".join(t.split()) for h in hunks for n, t in h.removed},
+            )
+        return sides[0 if added else 1].get(line)
+
+
+MOVE_BLIND_CATEGORIES = frozenset({"secrets"})
+"""A credential moved is still one the head holds in plain text: its hits always count."""
+
+
+def _moved_hits(
+    scans: Mapping[str, FileScan], category: str, texts: _LineTexts
+) -> set[tuple[str, bool, Hit]]:
+    """Hits of ``category`` on a line the PR removes from one file and adds, the same but for
+    whitespace, to another (``(path, added, hit)``): code moved between files is no change of
+    what it does there (dexidp/dex #4929 moved the password connector's
+    ``bcrypt.CompareHashAndPassword`` check out of ``server.go`` into its own file: a
+    cryptographic primitive "removed" and "added" made a refactor red). Pairs count once each
+    (two copies added for one removed: one stays added); within one file a line removed and
+    added again stays a change (re-indented under a new condition, it may run differently)."""
+    if category in MOVE_BLIND_CATEGORIES:
+        return set()
+    removed: dict[str, list[tuple[str, Hit]]] = {}
+    for path, scan in scans.items():
+        for hit in scan.removed.get(category, []):
+            text = texts.get(path, False, hit.line)
+            if text:
+                removed.setdefault(text, []).append((path, hit))
+    moved: set[tuple[str, bool, Hit]] = set()
+    if not removed:
+        return moved
+    for path, scan in scans.items():
+        for hit in scan.added.get(category, []):
+            text = texts.get(path, True, hit.line)
+            pool = removed.get(text or "", [])
+            other = next((i for i, (p, _) in enumerate(pool) if p != path), None)
+            if other is not None:
+                old_path, old_hit = pool.pop(other)
+                moved.update({(path, True, hit), (old_path, False, old_hit)})
+    return moved
 
 
 _FIXTURE_WHYS = frozenset(f"hard-coded {kind}" for kind in FIXTURE_TOKEN_KINDS)
