@@ -278,19 +278,30 @@ CATEGORIES: tuple[Category, ...] = (
                 r"assert_hostname|assert_fingerprint|ssl_version|minimum_version|set_ciphers|"
                 r"load_verify_locations|InsecureRequestWarning)\b|"
                 r"\bverify\s*(?:=|==|is|!=|is not)\s*False\b|\brejectUnauthorized\s*:\s*false\b|"
-                r"\bInsecureSkipVerify\b",
+                r"\bInsecureSkipVerify\b|"
+                # a TLS configuration built: which settings it starts from (dex's
+                # GHSA-gr79-9v6v-gc9r served a fresh `&tls.Config{}` instead of the
+                # configured one; read on every half: 3 fixes, 3 ordinary PRs all labelled
+                # yellow or red, none else)
+                r"\btls\.Config\s*\{|\bssl\.(?:create_default_context|SSLContext)\(|"
+                r"\btls\.createSecureContext\(",
                 "TLS certificate or hostname verification setting",
                 (
                     'cert_reqs = "CERT_NONE"',
                     "if verify is False:",
                     "ctx.check_hostname = False",
                     'pool_kwargs["ca_certs"] = verify',
+                    "conf := &tls.Config{}",
+                    "ctx = ssl.create_default_context(cafile=certifi.where())",
+                    "const ctx = tls.createSecureContext({ ca })",
                 ),
                 (
                     "verify_email(user)",
                     "certify(doc)",
                     "verified = True",
                     "def send(self, verify=None):",
+                    "tlsConfig := cfg.TLSConfig",
+                    "ssl_context = None",
                 ),
             ),
             Rule(
@@ -344,6 +355,9 @@ CATEGORIES: tuple[Category, ...] = (
             "set_ciphers",
             "insecure",
             "rejectunauthorized",
+            "tls.config",
+            "create_default_context",
+            "sslcontext",
             "iterations",
             "key_size",
             "keysize",
