@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from pr_review.schema.enums import VerifierSeverity
-from pr_review.verifiers.secrets import _finding, assigns_numbers, looks_like_placeholder
+from pr_review.verifiers.secrets import (
+    _finding,
+    assigns_numbers,
+    assigns_references,
+    looks_like_placeholder,
+)
 
 
 @pytest.mark.parametrize(
@@ -188,3 +193,30 @@ def test_a_keyword_guess_on_a_number_literal_is_information(line: str, number: b
     else:
         assert "number literal" not in finding.message
 
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "reference"),
+    [
+        # dexidp/dex (holdout34): Go code reading and writing secret-named fields
+        ("connector/microsoft/microsoft.go", "\t\tconfig.ClientSecret = c.clientSecret", True),
+        ("storage/ent/db/authsession.go", "\t\t\t\t_m.Secret = value.String", True),
+        ("storage/ent/db/mutation.go", "\tm.secret = nil", True),
+        ("storage/ent/db/mutation.go", "\tif m.secret != nil {", True),
+        ("server/config.go", "\t\tallGrants[oauth2.GrantTypePassword] = true", True),
+        ("app/settings.py", "PASSWORD = env.password", True),
+        ("app/settings.py", 'PASSWORD = "hunter2"', False),  # a literal
+        ("app/settings.py", 'password = os.environ.get("PW", "hunter2")', False),
+        ("config/app.ini", "password = hunter2", False),  # configuration: the value itself
+        (".env", "SECRET_KEY=abc123def", False),
+        ("deploy/values.yaml", "password: s3cr3tvalue", False),
+    ],
+)
+def test_a_keyword_guess_on_a_name_in_code_is_information(
+    path: str, line: str, reference: bool
+) -> None:
+    assert assigns_references(line, path) is reference
+    finding = _finding(path, 3, set(), {"Secret Keyword"}, line)
+    assert ("variable or a constant" in finding.message) is reference
+    if reference:
+        assert finding.severity is VerifierSeverity.INFO

