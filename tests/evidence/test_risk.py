@@ -104,6 +104,20 @@ def test_check_then_act_on_shared_store_is_red() -> None:
     assert "check-then-act" in factors
 
 
+def test_check_then_act_in_javascript_needs_the_event_loop_given_back_between() -> None:
+    # mongoose's path trie (holdout35): a Map read then written with nothing awaited between
+    trie = ["  let child = node.children.get(segment);", "  if (child == null) {",
+            "    child = new Node();", "    node.children.set(segment, child);", "  }"]  # fmt: skip
+    lane, factors = _lane({"files": [file_diff("lib/pathTrie.js", trie, status=FileStatus.ADDED)]})
+    assert "check-then-act" not in factors
+    assert lane is Lane.YELLOW
+    cache = ["  const hits = await cache.get(key);", "  if (hits == null) {",
+             "    await cache.set(key, 1);", "  }"]  # fmt: skip
+    lane, factors = _lane({"files": [file_diff("lib/limit.ts", cache, status=FileStatus.ADDED)]})
+    assert "check-then-act" in factors
+    assert lane is Lane.RED
+
+
 def test_removed_error_handling_is_named_but_yellow_at_most() -> None:
     # Keyed to generic code (any error check removed), so never red alone (issue 22).
     lane, factors = _lane(
