@@ -138,6 +138,20 @@ MARKERS: tuple[Marker, ...] = (
         ("arg.startsWith('--')", "arg==='--'", "s.indexOf('->')>0", "s.endswith('>')"),
         own_check=True,
     ),
+    Marker(
+        "query-operator-check-changed",
+        re.compile(r"""\.\$(?:where|function|accumulator)\b|(["'`])\$(?:where|function|accumulator)\1"""
+                   r"""|\b_bsontype\b"""),
+        "tests a query for MongoDB's server-side JavaScript operators (`$where`, `$function`, "
+        "`$accumulator`) or a forged BSON type (`_bsontype`), so it decides whether a filter "
+        "taken from input can run code in the database or change type",
+        "NoSQL injection",
+        ("match!=null&&match.$where!=null", "item!=null&&item.$where", "key==='$where'",
+         "'$where' in query", "val._bsontype!=null"),
+        # the query builder's own `where`, a SQL clause, a template's `$scope`
+        ("q.where('age')", "clause==='where'", "$scope.where===x"),
+        own_check=True,
+    ),
 )  # fmt: skip
 
 
@@ -608,6 +622,36 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "  if (a.constructor !== b.constructor) return false",
         "  if (a.length !== b.length) return false",
         "  return true",
+        "}",
+    ), None),
+    # mongoose CVE-2024-53900 (holdout35, read after its figure): populate() refusing a
+    # `$where` filter in its `match` option
+    ("lib/helpers/populate/getModelsMapForPopulate.js", _lines(
+        "function _getModelNames(doc, schema, options) {",
+        "  let match = options.match;",
+        "  if (typeof match === 'function') { match = match.call(doc, doc); }",
+        "  return match;",
+        "}",
+    ), _lines(
+        "function _getModelNames(doc, schema, options) {",
+        "  let match = options.match;",
+        "  if (typeof match === 'function') { match = match.call(doc, doc); }",
+        "  if (match != null && match.$where != null) {",
+        "    throw new MongooseError('Cannot use $where filter with populate() match');",
+        "  }",
+        "  return match;",
+        "}",
+    ), "query-operator-check-changed"),
+    # ... but a query builder's `where` clause is no operator test
+    ("lib/query.js", _lines(
+        "function build(q, opts) {",
+        "  if (opts.age) { q.where('age').gt(opts.age); }",
+        "  return q;",
+        "}",
+    ), _lines(
+        "function build(q, opts) {",
+        "  if (opts.age != null) { q.where('age').gte(opts.age); }",
+        "  return q;",
         "}",
     ), None),
 )  # fmt: skip
