@@ -25,6 +25,7 @@ from pr_review.sources.paths import PathKind, classify
         ("testutils/assert/equal.go", PathKind.TEST),
         ("internal/testutil/server.go", PathKind.TEST),
         ("jwt/testdata/token.json", PathKind.TEST),
+        ("selfservice/flow/registration/.snapshots/TestSortNodes-case=1.json.json", PathKind.TEST),
         ("internal/util/server.go", PathKind.CODE),
         ("src/utils/settle.py", PathKind.CODE),
         ("src/utils/clock.py", PathKind.CODE),

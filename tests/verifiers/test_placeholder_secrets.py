@@ -10,6 +10,7 @@ from pr_review.verifiers.secrets import (
     assigns_numbers,
     assigns_references,
     looks_like_placeholder,
+    names_a_setting,
 )
 
 
@@ -220,3 +221,24 @@ def test_a_keyword_guess_on_a_name_in_code_is_information(
     assert ("variable or a constant" in finding.message) is reference
     if reference:
         assert finding.severity is VerifierSeverity.INFO
+
+
+@pytest.mark.parametrize(
+    ("line", "setting"),
+    [
+        # ory/kratos (holdout35): the key a password setting is read under
+        (('\tViperKeyPasswordRegistrationProfileGroup = '
+          '"selfservice.methods.password.config.password_profile_registration_node_group"'), True),
+        ('PASSWORD_SETTING = "auth.password.min_length"', True),
+        ('password = "correct.horse.battery"', True),  # the price: a dotted passphrase
+        ('password = "hunter2.example"', False),  # two words: a host or a value
+        ('secret = "Abc.Def.Ghi"', False),  # capitals: not a key path
+        ('token = "a1b2c3.d4e5f6.g7h8i9"', False),  # letters and digits mixed: a token
+        ('OAUTH2_SECRET_KEY = "providers.oauth2.client_secret"', True),
+        ('token = "eyJhbGciOi.eyJzdWIiOi.SflKxwRJ"', False),
+    ],
+)
+def test_a_keyword_guess_on_a_dotted_setting_name_is_information(line: str, setting: bool) -> None:
+    assert names_a_setting(line) is setting
+    finding = _finding("driver/config/config.go", 195, set(), {"Secret Keyword"}, line)
+    assert ("dotted name" in finding.message) is setting

@@ -104,6 +104,7 @@ TEST_DIRS = frozenset(
         "testdata",  # Go: the go tool ignores it; fixtures only
         "testutil", "testutils", "testhelpers",  # helper packages only tests import
         "__snapshots__",  # Jest, Vitest and syrupy snapshots: expected test output
+        ".snapshots",  # Go's cupaloy snapshots (ory/kratos's, held out on holdout35)
         "bench", "benches", "benchmark", "benchmarks",  # measured, never shipped
     }
 )  # fmt: skip

@@ -472,6 +472,23 @@ def assigns_references(text: str, path: str) -> bool:
     return bool(values) and all(_REFERENCE.fullmatch(v.rstrip(")]}")) for v in values)
 
 
+_KEY_PATH = re.compile(r"[a-z][a-z_-]*\d*(?:\.[a-z][a-z_-]*\d*){2,}")
+"""A setting's dotted name (``selfservice.methods.password.config.min_length``, ``oauth2``'s
+digits at a word's end): words, not the letters and digits mixed of a random token."""
+
+
+def names_a_setting(text: str) -> bool:
+    """True when every value on the line is a dotted key path of three or more lower-case
+    words: the name of a configuration setting (``ViperKeyPasswordRegistrationProfileGroup =
+    "selfservice.methods.password.config.password_profile_registration_node_group"``,
+    ory/kratos, held out on holdout35), not its value.
+
+    Only used for detect-secrets' guessing detectors, like :func:`assigns_numbers`.
+    """
+    candidates = _values(text)
+    return bool(candidates) and all(_KEY_PATH.fullmatch(v.strip()) for v in candidates)
+
+
 def _prose(value: str) -> bool:
     if any(ch.isalpha() and not ch.isascii() for ch in value):
         return True
@@ -528,6 +545,27 @@ verifier only (the lane reads secrets on its own terms)."""
 
 
 
+_GUESS_READINGS: tuple[tuple[Callable[[str, str, set[str]], bool], str], ...] = (
+    (lambda text, _p, _d: looks_like_placeholder(text), "the value looks like a placeholder"),
+    (lambda text, _p, d: d <= ENTROPY_DETECTORS and CHECKSUM_KEY.search(text) is not None,
+     "the value is a checksum or a commit id, named so on its line"),
+    (lambda text, _p, _d: assigns_numbers(text),
+     "the value is a number literal (a constant), not a credential"),
+    (lambda text, path, _d: assigns_references(text, path),
+     "the value is a variable or a constant of the code, not a literal"),
+    (lambda text, _p, _d: names_a_setting(text),
+     "the value is a setting's dotted name, not a credential"),
+    (lambda text, _p, _d: reads_as_prose(text),
+     "the value reads as a sentence (a message or a label), not a credential"),
+)  # fmt: skip
+"""Readings of a keyword or entropy guess's line that make it no credential, in order."""
+
+
+def _guessed_value(text: str, path: str, detectors: set[str]) -> str | None:
+    """Why a keyword or entropy guess on ``text`` is no credential, or None."""
+    return next((why for reads, why in _GUESS_READINGS if reads(text, path, detectors)), None)
+
+
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = ""
 ) -> RawFinding:
@@ -550,21 +588,10 @@ def _finding(
     severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
-    if heuristic_only and looks_like_placeholder(text):
+    reading = _guessed_value(text, path, detectors) if heuristic_only else None
+    if reading is not None:
         severity = VerifierSeverity.INFO
-        extra += "; the value looks like a placeholder"
-    elif heuristic_only and detectors <= ENTROPY_DETECTORS and CHECKSUM_KEY.search(text):
-        severity = VerifierSeverity.INFO
-        extra += "; the value is a checksum or a commit id, named so on its line"
-    elif heuristic_only and assigns_numbers(text):
-        severity = VerifierSeverity.INFO
-        extra += "; the value is a number literal (a constant), not a credential"
-    elif heuristic_only and assigns_references(text, path):
-        severity = VerifierSeverity.INFO
-        extra += "; the value is a variable or a constant of the code, not a literal"
-    elif heuristic_only and reads_as_prose(text):
-        severity = VerifierSeverity.INFO
-        extra += "; the value reads as a sentence (a message or a label), not a credential"
+        extra += f"; {reading}"
     elif (ours | detectors) <= URL_CREDENTIAL_KINDS and placeholder_url_credentials(text):
         severity = VerifierSeverity.INFO
         extra += "; credentials for a loopback or example host, or a placeholder password"
