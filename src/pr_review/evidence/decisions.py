@@ -111,9 +111,9 @@ ST1012): it words or wraps the error returned, as ``fmt.Errorf`` does, and decid
 
 
 def is_skipped_call(callee: str) -> bool:
-    """A message (``fmt.Errorf(...)``, ``logger.warning(...)``, ``"{}".format(x)``) or an
-    ordering (``sorted(xs, key=...)``, ``sort.Slice(xs, less)``): no decision, nor what its
-    arguments call."""
+    """A message (``fmt.Errorf(...)``, ``logger.warning(...)``, ``"{}".format(x)``), an
+    ordering (``sorted(xs, key=...)``, ``sort.Slice(xs, less)``) or a trace record
+    (``span.add_event(...)``): no decision, nor what its arguments call."""
     return callee in SKIPPED_CALLS or last_name(callee) in SKIPPED_CALLS
 
 
@@ -794,6 +794,19 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         "function choices(ps) {\n  return ps.toSorted((a, b) => a.name.localeCompare(b.name))\n}\n",
         False,
     ),
+    (  # ... but a filter on what is shown is a decision
+        "templates.go",
+        (
+            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
+            "\treturn t.render(w, cs)\n}\n"
+        ),
+        (
+            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
+            "\tcs = slices.DeleteFunc(cs, func(c C) bool { return c.Hidden })\n"
+            "\treturn t.render(w, cs)\n}\n"
+        ),
+        True,
+    ),
     (  # a trace event rewritten as a span attribute (ory/kratos, holdout35)
         "verification.go",
         (
@@ -824,19 +837,6 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         (
             "def login(user):\n    span.add_event('login')\n    if user.locked:\n"
             "        return False\n    return check(user)\n"
-        ),
-        True,
-    ),
-    (  # ... but a filter on what is shown is a decision
-        "templates.go",
-        (
-            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
-            "\treturn t.render(w, cs)\n}\n"
-        ),
-        (
-            "package t\nfunc (t *T) Login(w W, cs []C) error {\n\tsort.Sort(byName(cs))\n"
-            "\tcs = slices.DeleteFunc(cs, func(c C) bool { return c.Hidden })\n"
-            "\treturn t.render(w, cs)\n}\n"
         ),
         True,
     ),
