@@ -21,7 +21,7 @@ from pr_review.evidence.triggers import lines_holding
 from pr_review.lookalike import fold_lower
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
-from pr_review.sources.paths import PathKind, classify, extension
+from pr_review.sources.paths import JS_EXTENSIONS, PathKind, classify, extension
 from pr_review.verifiers.secret_patterns import passes_rule_check, placeholder_url_credentials
 
 _READ = re.compile(
@@ -135,7 +135,9 @@ def scan_file(
             result_added[category.name] = found_added
         if found_removed:
             result_removed[category.name] = found_removed
-    event_loop = extension(f.path) in EVENT_LOOP_EXTENSIONS
+    # JavaScript runs one event loop per process: code between two ``await``s runs to its
+    # end before any other request's code does
+    event_loop = extension(f.path) in JS_EXTENSIONS
     cta = _check_then_act(code_added, event_loop=event_loop) if full else ()
     return FileScan(f.path, result_added, result_removed, cta)
 
@@ -196,11 +198,6 @@ def _bare(code: Block) -> Block:
     return Block(strip_strings(code.text), code.starts, code.numbers)
 
 
-EVENT_LOOP_EXTENSIONS = frozenset(
-    {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}
-)
-"""JavaScript and TypeScript run one event loop per process: code between two ``await``s runs
-to the end before any other request's code does."""
 _YIELDS = re.compile(r"\bawait\b|\byield\b|\.then\s*\(")
 """Where a JavaScript function gives the event loop back (another request may run there)."""
 

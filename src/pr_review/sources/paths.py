@@ -294,9 +294,12 @@ def is_infra(path: str) -> bool:
     return _INFRA_FILE.search(name) is not None or bool(INFRA_DIRS.intersection(dirs))
 
 
+JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+"""JavaScript and TypeScript sources (ES modules, CommonJS, JSX), one event loop per process."""
+
 PACKAGE_FILES = {
     "__init__": (".py", ".pyi"),
-    "index": (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"),
+    "index": JS_EXTENSIONS,
     "mod": (".rs",),
 }
 """Files that are their folder's module, by language: Python's ``__init__``, JavaScript's and

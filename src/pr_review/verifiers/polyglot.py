@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from pr_review.rules import language_of
 from pr_review.schema.enums import VerifierSeverity
-from pr_review.sources.paths import is_test
+from pr_review.sources.paths import JS_EXTENSIONS, is_test
 from pr_review.verifiers.builtin import two_sided
 from pr_review.verifiers.model import Category, Context, Deadline, Outcome, RawFinding
 from pr_review.verifiers.parsers import (
@@ -43,7 +43,6 @@ from pr_review.verifiers.sides import ByLine, Side
 Pick = Callable[[Sequence[str]], tuple[str, ...]]
 """Which of the given paths a tool reads."""
 
-JS_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 SHELL_SUFFIXES = (".sh", ".bash", ".ksh", ".dash")
 
 
@@ -51,7 +50,7 @@ def js_files(paths: Sequence[str]) -> tuple[str, ...]:
     """JavaScript and TypeScript sources (type declarations hold no code: left out)."""
     return tuple(
         p for p in paths
-        if p.lower().endswith(JS_SUFFIXES) and not p.lower().endswith((".d.ts", ".d.mts"))
+        if p.lower().endswith(JS_EXTENSIONS) and not p.lower().endswith((".d.ts", ".d.mts"))
     )  # fmt: skip
 
 
