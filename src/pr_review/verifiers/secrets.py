@@ -443,11 +443,16 @@ def assigns_numbers(text: str) -> bool:
 
     Only used for detect-secrets' keyword detector's guesses, like :func:`reads_as_prose`.
     """
-    matches = list(_VALUE.finditer(text))
-    if not matches or any(m[1] is not None for m in matches):
-        return False
-    values = [m[2] for m in matches if m[2]]
+    values = _unquoted_values(text)
     return bool(values) and all(_NUMBER.fullmatch(v) for v in values)
+
+
+def _unquoted_values(text: str) -> list[str]:
+    """The values a line assigns when none of them is quoted, else none."""
+    matches = list(_VALUE.finditer(text))
+    if any(m[1] is not None for m in matches):
+        return []
+    return [m[2] for m in matches if m[2]]
 
 
 _REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -465,10 +470,7 @@ def assigns_references(text: str, path: str) -> bool:
     """
     if extension(path) not in CODE_EXTENSIONS:
         return False
-    matches = list(_VALUE.finditer(text))
-    if not matches or any(m[1] is not None for m in matches):
-        return False
-    values = [m[2] for m in matches if m[2]]
+    values = _unquoted_values(text)
     return bool(values) and all(_REFERENCE.fullmatch(v.rstrip(")]}")) for v in values)
 
 
