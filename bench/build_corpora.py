@@ -238,6 +238,9 @@ REPOS = {
     "mongoose": ("Automattic/mongoose", "javascript", "database object modelling library"),
     "kratos": ("ory/kratos", "go", "identity and user management server"),
     "social-core": ("python-social-auth/social-core", "python", "social authentication library"),
+    "parse-server": ("parse-community/parse-server", "javascript", "backend application server"),
+    "helm": ("helm/helm", "go", "package manager CLI"),
+    "wagtail": ("wagtail/wagtail", "python", "content management system"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
