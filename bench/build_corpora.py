@@ -241,6 +241,8 @@ REPOS = {
     "parse-server": ("parse-community/parse-server", "javascript", "backend application server"),
     "helm": ("helm/helm", "go", "package manager CLI"),
     "wagtail": ("wagtail/wagtail", "python", "content management system"),
+    "sveltekit": ("sveltejs/kit", "typescript", "web application framework"),
+    "cosign": ("sigstore/cosign", "go", "artifact signing CLI"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
