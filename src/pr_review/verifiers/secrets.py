@@ -491,6 +491,25 @@ def names_a_setting(text: str) -> bool:
     return bool(candidates) and all(_KEY_PATH.fullmatch(v.strip()) for v in candidates)
 
 
+_STRING = re.compile(r"""(["'])(?:\\.|(?!\1).)*\1""")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def names_itself(text: str) -> bool:
+    """True when every quoted value on the line is one word the line also uses as a name, in
+    any case: ``PASSWORD = "password"`` (an enumeration of methods, wagtail), ``username !=
+    "username" || password != "password"`` (helm's basic-auth test server, both held out on
+    holdout36). A credential is never the name of what holds it.
+
+    Only used for detect-secrets' guessing detectors, like :func:`assigns_numbers`.
+    """
+    values = [m.group(0)[1:-1] for m in _STRING.finditer(text)]
+    if not values or not all(_WORD.fullmatch(v) for v in values):
+        return False
+    names = {w.lower() for w in _WORD.findall(_STRING.sub(" ", text))}
+    return all(v.lower() in names for v in values)
+
+
 def _prose(value: str) -> bool:
     if any(ch.isalpha() and not ch.isascii() for ch in value):
         return True
@@ -562,6 +581,8 @@ _GUESS_READINGS: tuple[tuple[Callable[[str, str, set[str]], bool], str], ...] = 
      "the value is a variable or a constant of the code, not a literal"),
     (lambda text, _p, _d: names_a_setting(text),
      "the value is a setting's dotted name, not a credential"),
+    (lambda text, _p, _d: names_itself(text),
+     "the value is the name it is assigned to or compared with, not a credential"),
     (lambda text, _p, _d: reads_as_prose(text),
      "the value reads as a sentence (a message or a label), not a credential"),
 )  # fmt: skip
