@@ -13,7 +13,8 @@ RE2 (linear time by construction) and is not read.
 
 Patterns are read where the source writes them as constants: Python's ``re.compile``,
 ``re.match``/``search``/``sub``/... first argument (a string, an implicit or ``+``
-concatenation, ``%`` or f-string formatting of constants, module-level string constants,
+concatenation, ``%`` or f-string formatting of constants, module-level string constants
+and a function's own names assigned once to a constant,
 ``re.escape`` and ``"|".join`` of constants, the standard library's ``string`` constants
 (``string.punctuation``, ``string.digits``...: :data:`STDLIB_STRINGS`, the same in every
 Python), and conversions to bytes that keep the text:
@@ -27,9 +28,11 @@ Examples (run by the test suite, ``BACKTRACKING_EXAMPLES``): (path, base, head, 
 from __future__ import annotations
 
 import ast
+import copy
 import re
 import string
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.grammars import regex_literals
@@ -96,6 +99,42 @@ class _Folder:
             elif (items := self._sequence(value)) is not None:
                 self.sequences[target] = items
         self._module_level = False
+
+    def within(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> _Folder:
+        """This folder inside ``function``: a name the function binds exactly once, by a plain
+        assignment of a constant (``pattern = r"(\\w+):(\\w+)"`` before
+        ``re.finditer(pattern, q)``), is that constant; any other name it binds (a parameter, a
+        second assignment, a loop target, ``global``) hides the module's constant of that name."""
+        own = list(_own_nodes(function))
+        stored: Counter[str] = Counter(
+            n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        )
+        arguments = function.args
+        parameters = {
+            a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                            arguments.vararg, arguments.kwarg) if a is not None
+        }
+        declared = {
+            name for n in own if isinstance(n, ast.Global | ast.Nonlocal) for name in n.names
+        }
+        hidden = set(stored) | parameters | declared
+        inner = copy.copy(self)
+        inner.names = {k: v for k, v in self.names.items() if k not in hidden}
+        inner.sequences = {k: v for k, v in self.sequences.items() if k not in hidden}
+        inner._string_modules = self._string_modules - hidden
+        assignments = sorted(
+            (n for n in own if isinstance(n, ast.Assign | ast.AnnAssign)), key=lambda n: n.lineno
+        )
+        for stmt in assignments:
+            target, value = _assignment(stmt)
+            if target is None or value is None or stored[target] != 1:
+                continue
+            if target in parameters or target in declared:
+                continue
+            folded = inner.fold(value)
+            if folded is not None:
+                inner.names[target] = folded
+        return inner
 
     def _imports(self, stmt: ast.stmt) -> None:
         """``import string [as s]`` and ``from string import punctuation [as p]`` at module
@@ -216,6 +255,20 @@ class _Folder:
         return None
 
 
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of ``function``'s body outside the functions, lambdas and classes it nests
+    (they have scopes of their own)."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(
+            child for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                              | ast.ClassDef)
+        )
+
+
 def constant_text(value: object) -> str | None:
     if isinstance(value, str):
         return value
@@ -277,23 +330,31 @@ class PythonRegex:
 
 def python_regexes(tree: ast.Module) -> list[PythonRegex]:
     """Every ``re.compile``/``re.search``/... call of ``tree`` whose pattern folds to a constant
-    (:class:`_Folder`), with the module-level name it is bound to."""
-    folder = _Folder(tree)
+    (:class:`_Folder`; inside a function, with that function's own constants:
+    :meth:`_Folder.within`), with the module-level name it is bound to."""
     bound = {id(value): target for target, value in map(_assignment, tree.body) if target}
     out: list[PythonRegex] = []
-    for node in ast.walk(tree):
-        if not (
-            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr in _RE_FUNCTIONS and isinstance(node.func.value, ast.Name)
-            and node.func.value.id in _RE_MODULES
-        ):  # fmt: skip
-            continue
-        argument = node.args[0] if node.args else next(
-            (k.value for k in node.keywords if k.arg == "pattern"), None
-        )
-        pattern = None if argument is None else folder.fold(argument)
-        if pattern is not None:
-            out.append(PythonRegex(node, node.func.attr, pattern, bound.get(id(node))))
+    pending: list[tuple[ast.AST, _Folder]] = [(tree, _Folder(tree))]
+    while pending:
+        node, folder = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                pending.append((child, folder.within(child)))
+                continue
+            pending.append((child, folder))
+            if not (
+                isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)
+                and child.func.attr in _RE_FUNCTIONS and isinstance(child.func.value, ast.Name)
+                and child.func.value.id in _RE_MODULES
+            ):  # fmt: skip
+                continue
+            argument = child.args[0] if child.args else next(
+                (k.value for k in child.keywords if k.arg == "pattern"), None
+            )
+            pattern = None if argument is None else folder.fold(argument)
+            if pattern is not None:
+                out.append(PythonRegex(child, child.func.attr, pattern, bound.get(id(child))))
+    out.sort(key=lambda r: (r.call.lineno, r.call.col_offset))
     return out
 
 
@@ -450,6 +511,37 @@ def _short(shape: Shape) -> str:
 
 
 BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
+    (  # a function's own constant pattern, searched: `\\w+` before `:` tries every start
+        "search.py",
+        (
+            "import re\ndef parse(q):\n    pattern = r'(\\w+):(\\w+)'\n"
+            "    return list(re.finditer(pattern, q))\n"
+        ),
+        (
+            "import re\nPATTERN = re.compile(r'\\b(\\w+):(\\w+)')\ndef parse(q):\n"
+            "    return list(PATTERN.finditer(q))\n"
+        ),
+        REMOVED,
+    ),
+    (  # a name the function binds twice is not a constant: nothing known to lose
+        "search.py",
+        (
+            "import re\ndef parse(q, strict):\n    pattern = r'(\\w+):(\\w+)'\n"
+            "    if strict:\n        pattern = r'^(\\w+):(\\w+)$'\n"
+            "    return list(re.finditer(pattern, q))\n"
+        ),
+        "import re\ndef parse(q, strict):\n    return q.split(':')\n",
+        None,
+    ),
+    (  # a parameter hides the module's constant of its name
+        "search.py",
+        (
+            "import re\npattern = r'(\\w+):(\\w+)'\ndef parse(q, pattern):\n"
+            "    return list(re.finditer(pattern, q))\n"
+        ),
+        "import re\npattern = r'(\\w+):(\\w+)'\ndef parse(q, pattern):\n    return q.split(':')\n",
+        None,
+    ),
     (  # ws CVE-2021-32640: a split searches ` *` from every position of a run of spaces
         "websocket-server.js",
         "function protocols(v) {\n  return v.trim().split(/ *, */)\n}\n",
