@@ -10,7 +10,7 @@ from pr_review.evidence.validation_regexes import (
     checks,
     validation_regex_factors,
 )
-from pr_review.schema.enums import Lane
+from pr_review.schema.enums import FactorSeverity, Lane
 from pr_review.sources.diff import FileStatus
 from pr_review.sources.model import MemoryTree
 from tests.evidence.helpers import file_diff, lane_and_factors
@@ -111,3 +111,44 @@ def test_only_top_level_declarations_bind_a_pattern() -> None:
         "  if (!TOP.test(v)) throw new Error('y')\n}\n"
     )
     assert [(c.line, c.pattern) for c in checks("a.js", source) or []] == [(8, "/^b$/")]
+
+
+_CHART = (
+    'package chart\n\nimport "regexp"\n\nvar aliasFormat = regexp.MustCompile("^[a-zA-Z0-9_-]+$")\n'
+)
+_ALIAS_CHECK = (
+    "package chart\n\nfunc validateDependency(d *Dependency) error {\n"
+    "\tif len(d.Alias) > 0 && !aliasFormat.MatchString(d.Alias) {\n"
+    '\t\treturn ValidationErrorf("dependency %q has disallowed characters", d.Name)\n'
+    "\t}\n\treturn nil\n}\n"
+)
+
+
+def test_a_go_check_reads_a_pattern_another_file_of_its_package_compiled() -> None:
+    # helm GHSA-9vp5-m38w-j776 (holdout36): the pattern in chart.go, the check in metadata.go
+    before = "package chart\n\nfunc validateDependency(d *Dependency) error {\n\treturn nil\n}\n"
+    chart = file_diff("pkg/chart/chart.go", _CHART.splitlines(), [])
+    metadata = file_diff("pkg/chart/metadata.go", _ALIAS_CHECK.splitlines(), before.splitlines())
+    found = validation_regex_factors(
+        [chart, metadata],
+        MemoryTree({"pkg/chart/chart.go": "package chart\n", "pkg/chart/metadata.go": before}),
+        MemoryTree({"pkg/chart/chart.go": _CHART, "pkg/chart/metadata.go": _ALIAS_CHECK}),
+    )
+    assert [f.severity for f in found] == [FactorSeverity.RED]
+    assert "^[a-zA-Z0-9_-]+$" in found[0].why
+
+
+def test_a_package_is_its_folder_and_its_test_files_bind_nothing() -> None:
+    before = "package chart\n\nfunc validateDependency(d *Dependency) error {\n\treturn nil\n}\n"
+    metadata = file_diff("pkg/chart/metadata.go", _ALIAS_CHECK.splitlines(), before.splitlines())
+    for where in ("pkg/other/chart.go", "pkg/chart/chart_test.go"):
+        tree = {where: _CHART, "pkg/chart/metadata.go": before}
+        head = MemoryTree({**tree, "pkg/chart/metadata.go": _ALIAS_CHECK})
+        found = validation_regex_factors([metadata], MemoryTree(tree), head)
+        assert found == [], where
+    # the same package, kept unchanged by the PR: the check is new all the same
+    tree = {"pkg/chart/chart.go": _CHART, "pkg/chart/metadata.go": before}
+    found = validation_regex_factors(
+        [metadata], MemoryTree(tree), MemoryTree({**tree, "pkg/chart/metadata.go": _ALIAS_CHECK})
+    )
+    assert len(found) == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
@@ -1070,19 +1070,33 @@ def module_strings(path: str, source: str | None) -> dict[str, str] | None:
     return _module_bindings(root, data, value_of)
 
 
+def module_regexes(path: str, source: str | None) -> dict[str, str] | None:
+    """Names a JavaScript/TypeScript or Go module binds at its top level to a constant regular
+    expression (``var nameRE = regexp.MustCompile(`^[a-z]+$`)``); None when the source has no
+    such grammar or does not parse."""
+    parsed = _js_or_go_root(path, source)
+    if parsed is None:
+        return None
+    root, data, grammar = parsed
+    return _module_regexes(root, data, "go" if grammar == "go" else "javascript")
+
+
 def refusing_regexes(
-    path: str, source: str | None, refusing_call: Callable[[str], bool]
+    path: str, source: str | None, refusing_call: Callable[[str], bool],
+    package: Mapping[str, str] | None = None,
 ) -> list[RefusingRegex] | None:
     """Every regular expression applied in the condition (or a Go ``if``'s initializer) of an
     ``if`` whose consequence refuses, in a JavaScript/TypeScript or Go source: written there
-    or a module-level name bound to one (``if (!NAME_RE.test(v)) throw ...``). None when the
-    source has no such grammar or does not parse."""
+    or a module-level name bound to one (``if (!NAME_RE.test(v)) throw ...``), or one of
+    ``package``'s names (a Go package's other files bind them: :func:`module_regexes`), which
+    the module's own bindings hide. None when the source has no such grammar or does not
+    parse."""
     parsed = _js_or_go_root(path, source)
     if parsed is None:
         return None
     root, data, grammar = parsed
     language = "go" if grammar == "go" else "javascript"
-    bound = _module_regexes(root, data, language)
+    bound = {**(package or {}), **_module_regexes(root, data, language)}
     out: list[RefusingRegex] = []
     for line, condition, consequence in _ifs(root):
         if not _refuses(consequence, data, refusing_call):

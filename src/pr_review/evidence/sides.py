@@ -52,9 +52,13 @@ def code_sides(
     base: RepoTree,
     head: RepoTree,
     read: Callable[[str, str | None], list[T] | None],
+    read_head: Callable[[str, str | None], list[T] | None] | None = None,
 ) -> list[CodeSides[T]]:
     """Every non-binary code file of ``files`` read by ``read(path, source)`` on both sides
-    (``read`` returns None for a source it cannot read on a tree; such a file is left out)."""
+    (``read_head`` on the head side when given: a reader that also looks at the side's other
+    files; ``read`` returns None for a source it cannot read on a tree; such a file is left
+    out)."""
+    read_head = read_head or read
     out: list[CodeSides[T]] = []
     for f in files:
         if f.binary or classify(f.path) is not PathKind.CODE:
@@ -63,7 +67,7 @@ def code_sides(
         old_source = None if f.status is FileStatus.ADDED else base.read(old_path)
         new_source = None if f.status is FileStatus.DELETED else head.read(f.path)
         old = [] if f.status is FileStatus.ADDED else read(old_path, old_source)
-        new = [] if f.status is FileStatus.DELETED else read(f.path, new_source)
+        new = [] if f.status is FileStatus.DELETED else read_head(f.path, new_source)
         if old is not None and new is not None:
             out.append(CodeSides(f.path, old_path, old_source, new_source, old, new))
     return out

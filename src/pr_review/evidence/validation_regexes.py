@@ -27,12 +27,13 @@ Examples (run by the test suite, ``VALIDATION_REGEX_EXAMPLES``): (path, base, he
 from __future__ import annotations
 
 import ast
+import posixpath
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes
-from pr_review.evidence.grammars import refusing_regexes
+from pr_review.evidence.grammars import module_regexes, refusing_regexes
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
@@ -71,17 +72,52 @@ def _python_checks(source: str) -> list[ValidationRegex] | None:
     return sorted(out, key=lambda c: c.line)
 
 
-def checks(path: str, source: str | None) -> list[ValidationRegex] | None:
-    """The regexes applied in refusing checks of ``source``; None when it is not read on a
-    tree (no grammar, or it does not parse)."""
+def checks(
+    path: str, source: str | None, package: Mapping[str, str] | None = None
+) -> list[ValidationRegex] | None:
+    """The regexes applied in refusing checks of ``source`` (with ``package``: the regexes the
+    other files of a Go package bind); None when it is not read on a tree (no grammar, or it
+    does not parse)."""
     if source is None:
         return None
     if path.endswith(PYTHON_EXTENSIONS):
         return _python_checks(source)
-    found = refusing_regexes(path, source, refusing_call)
+    found = refusing_regexes(path, source, refusing_call, package)
     if found is None:
         return None
     return [ValidationRegex(r.line, r.code, r.pattern) for r in found]
+
+
+class GoPackages:
+    """The regexes each Go package (a folder) of one side binds at its top level, read once per
+    folder: a check in one file reads a pattern another file of its package compiled (helm's
+    chart alias check in ``metadata.go`` applies ``aliasNameFormat`` of ``chart.go``:
+    GHSA-9vp5-m38w-j776). Other languages' modules import what they read: nothing is shared."""
+
+    def __init__(self, tree: RepoTree) -> None:
+        self._tree = tree
+        self._folders: dict[str, list[str]] | None = None
+        self._bound: dict[str, dict[str, str]] = {}
+
+    def regexes(self, path: str) -> dict[str, str]:
+        """The patterns the non-test Go files of ``path``'s folder bind (``path``'s own
+        bindings hide these where it reads them)."""
+        if not path.endswith(".go"):
+            return {}
+        folder = posixpath.dirname(path)
+        if folder not in self._bound:
+            if self._folders is None:
+                self._folders = {}
+                for other in sorted(self._tree.paths()):
+                    if other.endswith(".go") and not other.endswith("_test.go"):
+                        self._folders.setdefault(posixpath.dirname(other), []).append(other)
+            bound: dict[str, str] = {}
+            for other in self._folders.get(folder, []):
+                source = self._tree.read(other)
+                if source is not None and "regexp." in source:
+                    bound.update(module_regexes(other, source) or {})
+            self._bound[folder] = bound
+        return self._bound[folder]
 
 
 @dataclass(frozen=True)
@@ -132,7 +168,15 @@ def validation_regex_factors(
     """One red factor when a refusing regex check's pattern is newly applied or no longer
     applied in the PR's code files, or a check is added to or removed from a function that
     stays (:func:`_changed`)."""
-    read = [s for s in code_sides(files, base, head, checks) if s.old or s.new]
+    old_packages, new_packages = GoPackages(base), GoPackages(head)
+    read = [
+        s for s in code_sides(
+            files, base, head,
+            lambda path, source: checks(path, source, old_packages.regexes(path)),
+            lambda path, source: checks(path, source, new_packages.regexes(path)),
+        )
+        if s.old or s.new
+    ]
     if not read:
         return []
     old_side = _side([(s.old_path, s.old_source, s.old) for s in read])
