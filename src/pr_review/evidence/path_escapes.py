@@ -3,8 +3,10 @@
 An ``if`` whose condition asks a path library whether a path is absolute or stays under a root
 (``filepath.IsAbs(rel)``, ``filepath.IsLocal(p)``, ``path.isAbsolute(p)``,
 ``os.path.isabs(p)``, ``p.is_absolute()``, ``p.is_relative_to(root)``,
-``os.path.commonpath([full, root]) != root``, go-getter's ``containsDotDot``) decides, in every
-repository, whether a name from an archive, a URL or a request may reach a file outside the
+``os.path.commonpath([full, root]) != root``, go-getter's ``containsDotDot``), or that compares
+a name with itself made one element or clean (``name != filepath.Base(name)``,
+``os.path.basename(n) != n``, ``path.normalize(p) !== p``: :data:`SELF_NORMALIZERS`) decides,
+in every repository, whether a name from an archive, a URL or a request may reach a file outside the
 root: path traversal (zip-slip, static files, symlinks out of a copied tree) is fixed by adding
 or tightening one and reopened by removing one. The callee is matched by its whole last name,
 so a URL's ``isAbsoluteURL(u)`` is another question, and so is a file's existence
@@ -49,6 +51,21 @@ ESCAPE_CALLS = frozenset(
 
 _CALL = re.compile(r"(?<![\w$])(" + "|".join(sorted(ESCAPE_CALLS)) + r")\s*\(")
 
+SELF_NORMALIZERS = frozenset(
+    {"Base", "basename", "Clean", "normpath", "normalize", "realpath", "abspath"}
+)  # fmt: skip
+"""Callees (by last name) whose result, compared with their own argument, asks whether a name
+is one plain path element, or already clean, absolute and free of links (``if name !=
+filepath.Base(name)``, ``os.path.basename(n) != n``): no ``/``, no ``..``."""
+
+_OPERAND = r"[\w$.]+"
+_NORMALIZED = r"(?:[\w$]+\.)*(?:" + "|".join(sorted(SELF_NORMALIZERS)) + r")\(\s*"
+_SELF_COMPARED = re.compile(
+    rf"(?<![\w$.])({_OPERAND})\s*[!=]==?\s*{_NORMALIZED}\1\s*\)"
+    rf"|{_NORMALIZED}({_OPERAND})\s*\)\s*[!=]==?\s*\2(?![\w$.(])"
+)
+"""A value compared with itself normalized, in a condition's text (tree-sitter languages)."""
+
 
 @dataclass(frozen=True)
 class EscapeCheck:
@@ -60,9 +77,25 @@ class EscapeCheck:
 
 def _python_escape_test(test: ast.expr) -> bool:
     return any(
-        isinstance(node, ast.Call) and last_name(ast.unparse(node.func)) in ESCAPE_CALLS
+        (isinstance(node, ast.Call) and last_name(ast.unparse(node.func)) in ESCAPE_CALLS)
+        or (isinstance(node, ast.Compare) and _python_self_compared(node))
         for node in ast.walk(test)
     )
+
+
+def _python_self_compared(node: ast.Compare) -> bool:
+    """``os.path.basename(name) != name`` (or the other way round)."""
+    if len(node.comparators) != 1 or not isinstance(node.ops[0], ast.Eq | ast.NotEq):
+        return False
+    left, right = node.left, node.comparators[0]
+    for call, other in ((left, right), (right, left)):
+        if (
+            isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords
+            and last_name(ast.unparse(call.func)) in SELF_NORMALIZERS
+            and ast.unparse(call.args[0]) == ast.unparse(other)
+        ):  # fmt: skip
+            return True
+    return False
 
 
 def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
@@ -82,7 +115,10 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
     conditions = if_conditions(path, source)
     if conditions is None:
         return None
-    return [EscapeCheck(line, code) for line, code in conditions if _CALL.search(code)]
+    return [
+        EscapeCheck(line, code) for line, code in conditions
+        if _CALL.search(code) or _SELF_COMPARED.search(code)
+    ]
 
 
 def path_escape_factors(
@@ -164,6 +200,56 @@ PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         ),
         "def serve(root, p):\n    return read(root / p)\n",
         True,
+    ),
+    (  # helm's GHSA-v53g-5gjp-272r: a chart name must be one path element
+        "metadata.go",
+        (
+            "package chart\nfunc (md *Metadata) Validate() error {\n"
+            "\tif md.Name == \"\" {\n\t\treturn ValidationError(\"name is required\")\n\t}\n"
+            "\treturn nil\n}\n"
+        ),
+        (
+            "package chart\nfunc (md *Metadata) Validate() error {\n"
+            "\tif md.Name == \"\" {\n\t\treturn ValidationError(\"name is required\")\n\t}\n"
+            "\tif md.Name != filepath.Base(md.Name) {\n"
+            "\t\treturn ValidationErrorf(\"invalid chart name %q\", md.Name)\n\t}\n"
+            "\treturn nil\n}\n"
+        ),
+        True,
+    ),
+    (  # the same question in Python and JavaScript, either way round
+        "upload.py",
+        "def save(name, data):\n    store(name, data)\n",
+        (
+            "def save(name, data):\n    if os.path.basename(name) != name:\n"
+            "        raise ValueError(name)\n    store(name, data)\n"
+        ),
+        True,
+    ),
+    (
+        "upload.js",
+        "function save (name, data) {\n  store(name, data)\n}\n",
+        (
+            "function save (name, data) {\n  if (path.normalize(name) !== name) {\n"
+            "    throw new Error('bad name')\n  }\n  store(name, data)\n}\n"
+        ),
+        True,
+    ),
+    (  # a base name compared with something else, or only computed: no containment question
+        "names.go",
+        "package p\nfunc f(a, b string) bool {\n\treturn false\n}\n",
+        (
+            "package p\nfunc f(a, b string) bool {\n\tname := filepath.Base(a)\n"
+            "\tif filepath.Base(a) != b {\n\t\treturn false\n\t}\n"
+            "\treturn name != \"\"\n}\n"
+        ),
+        False,
+    ),
+    (
+        "names.py",
+        "def f(a, b):\n    return a\n",
+        "def f(a, b):\n    if os.path.basename(a) == b:\n        return b\n    return a\n",
+        False,
     ),
     # no path-containment call: a URL's absoluteness, a file's existence, a `..` test (the
     # marker's: judged by what its function decides), a check only moved
