@@ -152,3 +152,21 @@ def test_a_package_is_its_folder_and_its_test_files_bind_nothing() -> None:
         [metadata], MemoryTree(tree), MemoryTree({**tree, "pkg/chart/metadata.go": _ALIAS_CHECK})
     )
     assert len(found) == 1
+
+
+def test_a_check_deleted_with_its_file_is_no_change_but_one_moved_out_of_it_is() -> None:
+    # sveltekit (holdout37): the whole `amp` package removed, its stylesheet check with it
+    check = (
+        "export function transform(html) {\n  if (/rel=('|\")?stylesheet\\1/.test(html)) {\n"
+        "    throw new Error('no stylesheets')\n  }\n  return html\n}\n"
+    )
+    gone = file_diff("packages/amp/index.js", [], check.splitlines(), status=FileStatus.DELETED)
+    found = validation_regex_factors([gone], MemoryTree({"packages/amp/index.js": check}),
+                                     MemoryTree({}))
+    assert found == []
+    # a check the PR removes from a file it keeps is still a change
+    kept = "export function transform(html) {\n  return html\n}\n"
+    edited = file_diff("packages/amp/index.js", kept.splitlines(), check.splitlines())
+    found = validation_regex_factors([edited], MemoryTree({"packages/amp/index.js": check}),
+                                     MemoryTree({"packages/amp/index.js": kept}))
+    assert len(found) == 1

@@ -11,8 +11,9 @@ bracketed hostnames are fixed (and reopened) this way, in every language. Factor
 ``validation-regex-changed`` (red): in the PR's code files, a pattern is newly applied in such a
 check or no longer applied in any, or a function the PR keeps gains or loses such a check
 (send's ``..`` check applied on the root path too). A check moved between files or functions
-of the PR, a pattern moved into a module constant, or a function the PR adds or removes that
-applies a pattern kept elsewhere (a new API reusing an existing validation) is no change.
+of the PR, a pattern moved into a module constant, a function the PR adds or removes that
+applies a pattern kept elsewhere (a new API reusing an existing validation), or a check that
+goes with the file the PR deletes (a package removed whole) is no change.
 
 The regex is read where the check applies it: written in the condition (``re.match(r"...",
 v)``, ``/^[a-z]+$/.test(v)``, ``new RegExp("...")``, ``regexp.MatchString("...", v)``) or a
@@ -41,7 +42,7 @@ from pr_review.evidence.scopes import PYTHON_EXTENSIONS, chains, enclosing, scop
 from pr_review.evidence.sides import code_sides
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileDiff
+from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 FACTOR = "validation-regex-changed"
@@ -182,6 +183,8 @@ def validation_regex_factors(
     old_side = _side([(s.old_path, s.old_source, s.old) for s in read])
     new_side = _side([(s.path, s.new_source, s.new) for s in read])
     gained, lost = _changed(new_side, old_side), _changed(old_side, new_side)
+    deleted = {f.old_path or f.path for f in files if f.status is FileStatus.DELETED}
+    lost = [(path, check) for path, check in lost if path not in deleted]
     if not gained and not lost:
         return []
     path = (gained or lost)[0][0]
