@@ -258,9 +258,9 @@ def _shape_kept(path: str, old: str | None, new: str | None) -> bool:
 
 def _grammar_shape_kept(path: str, old: str | None, new: str | None) -> bool:
     """For a file of a language with a tree-sitter grammar whose two sides parse, whether their
-    code leaves (:func:`_ordered_leaves`: imports sorted) are the same sequence up to
-    identifiers. The removed and the added lines can
-    hold the same code while the code moved past other code: cosign's GHSA-whqx-f9j3-ch6m
+    code leaves (:func:`pr_review.evidence.grammars.ordered_leaves`: imports sorted) are the
+    same sequence up to identifiers. The removed and the added lines can hold the same code
+    while the code moved past other code: cosign's GHSA-whqx-f9j3-ch6m
     moved two signature comparisons and a digest check above an early ``return true, nil`` of
     the same function, the same text in another order, and the fix. Python is judged on its
     tree (:func:`_python_shape_kept`); a side that is absent or does not parse, by the lines."""
@@ -271,44 +271,13 @@ def _grammar_shape_kept(path: str, old: str | None, new: str | None) -> bool:
     before, after = grammars.parse(path, old), grammars.parse(path, new)
     if before is None or after is None:
         return True
-    old_leaves, new_leaves = _ordered_leaves(before), _ordered_leaves(after)
+    old_leaves, new_leaves = grammars.ordered_leaves(before), grammars.ordered_leaves(after)
     if len(old_leaves) != len(new_leaves):
         return False
     return all(
         a == b or (is_identifier(a) and is_identifier(b))
         for a, b in zip(old_leaves, new_leaves, strict=True)
     )
-
-
-IMPORT_NODES = frozenset({"import_spec", "import_statement"})
-"""Tree-sitter nodes of one import (Go's ``import_spec``, JavaScript/TypeScript's
-``import_statement``): sorting a run of them (``goimports``, an import-order lint rule) moves
-no code a program runs in another order; the price, a side-effect import (``import
-'polyfill'``) moved within its run, is read as neutral too."""
-
-
-def _ordered_leaves(tree: grammars.Tree) -> list[str]:
-    """``tree``'s code leaves in order (comments left out, a string one leaf), each import
-    one leaf, a run of consecutive imports sorted."""
-    leaves: list[str] = []
-    run: list[str] = []
-    stack = [tree.root]
-    while stack:
-        node = stack.pop()
-        if "comment" in node.type:
-            continue
-        text = tree.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-        if node.type in IMPORT_NODES:
-            run.append("import " + " ".join(text.split()))
-            continue
-        if node.child_count == 0 or "string" in node.type:
-            if text.strip():
-                leaves.extend(sorted(run))
-                run = []
-                leaves.append(text)
-            continue
-        stack.extend(reversed(node.children))
-    return leaves + sorted(run)
 
 
 def _python_shape_kept(path: str, old: str | None, new: str | None) -> bool:
