@@ -243,6 +243,9 @@ REPOS = {
     "wagtail": ("wagtail/wagtail", "python", "content management system"),
     "sveltekit": ("sveltejs/kit", "typescript", "web application framework"),
     "cosign": ("sigstore/cosign", "go", "artifact signing CLI"),
+    "mermaid": ("mermaid-js/mermaid", "typescript", "diagram renderer"),
+    "runc": ("opencontainers/runc", "go", "container runtime"),
+    "jupyterhub": ("jupyterhub/jupyterhub", "python", "multi-user notebook server with authentication"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
