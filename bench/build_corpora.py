@@ -245,7 +245,7 @@ REPOS = {
     "cosign": ("sigstore/cosign", "go", "artifact signing CLI"),
     "mermaid": ("mermaid-js/mermaid", "typescript", "diagram renderer"),
     "runc": ("opencontainers/runc", "go", "container runtime"),
-    "jupyterhub": ("jupyterhub/jupyterhub", "python", "multi-user notebook server with authentication"),
+    "jupyterhub": ("jupyterhub/jupyterhub", "python", "multi-user notebook server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")

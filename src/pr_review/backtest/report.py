@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import Field
 
+from pr_review.backtest import caps
 from pr_review.backtest.history import MergedPR, MergeKind
 from pr_review.errors import UserError
 from pr_review.packet import neutralize
@@ -215,6 +216,46 @@ def _configuration(report: BacktestReport) -> str:
     return f"the configuration given by {report.configuration} (not each base revision's)"
 
 
+def _red_by_factor(report: BacktestReport) -> list[str]:
+    """Each red factor's PRs, those it made red alone, where; and a draft cap to try."""
+    tallies = caps.tally(report.prs)
+    if not tallies:
+        return []
+    out = [
+        "## Red by factor",
+        "",
+        ("How many red PRs each factor was red on, and on how many it was the only red "
+         "factor (holding it to yellow would have made those yellow), with the folders it "
+         "stood on there:"),
+        "",
+        "| factor | red PRs | red by it alone | where, when alone (PRs) |",
+        "|---|---:|---:|---|",
+    ]
+    for t in tallies:
+        where = ", ".join(f"{neutralize.code(g)} ({n})" for g, n in t.folders[:caps.MAX_PATHS])
+        hidden = len(t.folders) - caps.MAX_PATHS
+        more = f" (+{hidden} more)" if hidden > 0 else ""
+        out.append(f"| `{t.factor}` | {t.red} | {t.alone} | {where}{more} |")
+    fragment = caps.draft(tallies)
+    if fragment is not None:
+        out += [
+            "",
+            ("A factor red on PR after PR because of what the project is can be held to "
+             "yellow on its paths (`risk.yellow_at_most` in `.pr-review/config.yml`, read from "
+             "the base branch; docs/configuration.md). Read the PRs it made red first: cap only "
+             "what your reviewers judge ordinary, since a cap holds a real fix of that kind to "
+             "yellow too. A draft for each factor that alone made "
+             f"{caps.MIN_ALONE} or more PRs red, to try on this history with "
+             "`pr-review backtest --config FILE` before you commit it:"),
+            "",
+            "```yaml",
+            fragment.rstrip("\n"),
+            "```",
+        ]
+    out.append("")
+    return out
+
+
 def render_markdown(report: BacktestReport) -> str:
     """``backtest.md``: lanes, what the gate would have blocked and why, the slowest reviews."""
     n, lanes = len(report.prs), report.lanes
@@ -278,6 +319,7 @@ def render_markdown(report: BacktestReport) -> str:
         if not reds:
             out.append("- (no single red factor: the lane comes from these together)")
         out.append("")
+    out += _red_by_factor(report)
     slow = sorted(report.prs, key=lambda r: r.seconds, reverse=True)[:SLOWEST]
     out += [
         "## Slowest reviews",
