@@ -259,6 +259,42 @@ def test_deleting_a_whole_security_helper_is_moderate_not_red() -> None:
     assert lane is Lane.YELLOW
 
 
+_SIGNER = (
+    "import hmac\n\n"
+    "def verify_signature(key, body, sig):\n"
+    "    if not sig:\n"
+    "        raise ValueError('no signature')\n"
+    "    mac = hmac.new(key, body, 'sha256').hexdigest()\n"
+    "    return hmac.compare_digest(mac, sig)\n"
+)
+
+
+def test_a_file_of_security_checks_deleted_whole_is_not_red() -> None:
+    # Shape of cosign's "Remove unused signing code": the whole file goes, checks and all;
+    # what used it changes in lines of its own, read where they are.
+    lane, factors = _risk(
+        files=[file_diff("pkg/signer.py", [], _SIGNER.splitlines(), status=FileStatus.DELETED)],
+        base={"pkg/signer.py": _SIGNER},
+        head={},
+    )
+    assert "security-check-changed:red" not in factors
+    assert "crypto:red" not in factors
+    assert "the PR deletes the file whole" in factors["crypto:moderate"].why
+    assert "(the whole scope is deleted)" in factors["security-scope:moderate"].why
+    assert lane is Lane.YELLOW
+
+
+def test_the_same_checks_removed_from_a_file_the_pr_keeps_are_red() -> None:
+    head = "import hmac\n\ndef verify_signature(key, body, sig):\n    return True\n"
+    _, factors = _risk(
+        files=[file_diff("pkg/signer.py", ["    return True"], _SIGNER.splitlines()[3:], start=4)],
+        base={"pkg/signer.py": _SIGNER},
+        head={"pkg/signer.py": head},
+    )
+    assert "security-check-changed:red" in factors
+    assert "crypto:red" in factors
+
+
 def test_session_module_alone_is_moderate() -> None:
     base = "class Session:\n    def request(self, url):\n        return send(url)\n"
     head = "class Session:\n    def request(self, url):\n        return send(url, retries=1)\n"

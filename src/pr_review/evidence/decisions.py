@@ -614,11 +614,14 @@ def changed_functions(
     function; of several functions of one name (overloads, a getter and its setter), the other
     side's of the same rank is compared with it. Module-level lines decide nothing; a scope
     that came from (or went to) another file of the PR deciding the same, or was renamed in
-    its file deciding the same, is no change."""
+    its file deciding the same, is no change; so is every function of a file the PR deletes
+    whole (they go with it: what used them changes in lines of its own, read there)."""
+    if f.status is FileStatus.DELETED:
+        return
     old_path = f.old_path or f.path
     none = SourceDecisions(f.path, None)
     old_side = none if f.status is FileStatus.ADDED else sides.parsed("base", old_path)
-    new_side = none if f.status is FileStatus.DELETED else sides.parsed("head", f.path)
+    new_side = sides.parsed("head", f.path)
     seen: set[tuple[tuple[str, ...], int | None, int | None]] = set()
     tagged = [(line, True) for line in lines] + [(line, False) for line in removed]
     for line, in_head in tagged:

@@ -33,7 +33,7 @@ from pr_review.evidence.subsystems import code_subsystems
 from pr_review.evidence.transfer import cap, repository_cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
-from pr_review.sources.diff import FileDiff
+from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.paths import PathKind, segments
 from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS
 
@@ -196,9 +196,18 @@ def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
     return out
 
 
+_GONE_WITH_FILE = frozenset({"crypto-operation", "permission-authorization"})
+"""Categories whose hits on the lines of a file the PR deletes whole are moderate, not red: a
+signing helper or an access decorator deleted with its file (cosign's "Remove unused signing
+code") takes nothing away that its callers did not give up in lines of their own, which are read
+where they are. Migrations and infrastructure stay red (a deleted migration or Terraform file
+is itself the destructive change); every other category removed is yellow at most anyway."""
+
+
 def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:
     out: list[RiskFactor] = []
     texts = _LineTexts(inputs.files)
+    deleted = {f.path for f in inputs.files if f.status is FileStatus.DELETED}
     for category in CATEGORIES:
         policy = category.policy
         moved = _moved_hits(inputs.scans, category.name, texts)
@@ -234,11 +243,19 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             test_key = category.name == "secrets" and _test_keys_only(whys, kind)
             if (fixture or test_key) and severity is RED:
                 severity = MODERATE
+            gone = not added and path in deleted and category.name in _GONE_WITH_FILE
+            if gone and severity is RED:
+                severity = MODERATE
             first = (strongest or added or removed)[0]
             rule = category.rules[first.rule]
             side = "changed" if added and removed else "added" if added else "removed"
             on_base = first not in added
             why = f"{rule.why} {side} (line {first.line}{' of the base file' if on_base else ''})"
+            if gone:
+                why += (
+                    " (the PR deletes the file whole: what used it changes too, and is read"
+                    " there)"
+                )
             if fixture:
                 why += " (a signed token in test or docs files: a fixture, not an account's key)"
             if test_key:

@@ -250,7 +250,8 @@ def file_hits(
     added = [n for h in f.hunks for n, _ in h.added]
     old_lines = scoped_lines(f.old_path or f.path, old, removed)
     new_lines = scoped_lines(f.path, new, added)
-    remaining = defined_chains(f.path, new)
+    # A file the PR deletes keeps none of its scopes.
+    remaining = frozenset() if f.status is FileStatus.DELETED else defined_chains(f.path, new)
     lexer = holds_lexer_tokens(f.path, new) or holds_lexer_tokens(f.old_path or f.path, old)
     out = []
     for side, lines in (("added", new_lines), ("removed", old_lines)):
