@@ -246,6 +246,9 @@ REPOS = {
     "mermaid": ("mermaid-js/mermaid", "typescript", "diagram renderer"),
     "runc": ("opencontainers/runc", "go", "container runtime"),
     "jupyterhub": ("jupyterhub/jupyterhub", "python", "multi-user notebook server"),
+    "react-router": ("remix-run/react-router", "typescript", "web routing framework"),
+    "gh-cli": ("cli/cli", "go", "command-line client of a forge"),
+    "pyload": ("pyload/pyload", "python", "download manager with a web interface"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
