@@ -856,11 +856,13 @@ CATEGORIES: tuple[Category, ...] = (
                     "settlement",
                     "subscription",
                     "subscriptions",
-                    "exchange",
                 ),
                 # Not "checkout": a VCS operation as often as a purchase (go-getter's
                 # `git checkout` fixes read as payment logic); a shop's checkout changes
-                # prices, amounts or payments as well.
+                # prices, amounts or payments as well. Not "exchange": an OAuth code or token
+                # exchange, a key exchange or a message broker's exchange as often as money
+                # (dex's `grants.ExchangeAuthCode` refactors were red as payment logic); a
+                # currency exchange names currencies, rates and amounts as well.
                 "money or payment-processing logic",
                 (
                     "amount_cents = max(0, amount_cents - discount)",
@@ -868,7 +870,9 @@ CATEGORIES: tuple[Category, ...] = (
                     "process_refund(p)",
                 ),
                 ("settle(batch)", "recharger = 1", "amounts_of_work = 1",
-                 'exec.Command("git", "checkout", ref)'),
+                 'exec.Command("git", "checkout", ref)',
+                 "auth, err := grants.ExchangeAuthCode(ctx, storage, authCode)",
+                 "resp = client.token_exchange(subject_token)"),
             ),
         ),
         (
@@ -887,7 +891,6 @@ CATEGORIES: tuple[Category, ...] = (
             "discount",
             "settlement",
             "subscription",
-            "exchange",
         ),
     ),
 )
