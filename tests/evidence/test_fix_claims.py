@@ -9,11 +9,13 @@ from pr_review.evidence.fix_claims import (
     CHANGELOG_EXAMPLES,
     CLAIM_EXAMPLES,
     COMMENT_EXAMPLES,
+    COMPILED_EXAMPLES,
     TEST_NAME_EXAMPLES,
     changelog_markers,
     claim,
     comment_claim,
     comment_markers,
+    compiled,
     dependency_fix_markers,
     dependency_names,
     is_changelog,
@@ -35,6 +37,22 @@ CODE_DIFF = file_diff(
 @pytest.mark.parametrize(("line", "claimed"), CLAIM_EXAMPLES)
 def test_claim_examples(line: str, claimed: bool) -> None:
     assert (claim(line) is not None) is claimed
+
+
+@pytest.mark.parametrize(("added", "is_compiled"), COMPILED_EXAMPLES)
+def test_compiled_examples(added: tuple[str, ...], is_compiled: bool) -> None:
+    assert compiled(added) is is_compiled
+
+
+def test_a_claim_in_release_notes_compiled_from_other_prs_is_not_the_prs_own() -> None:
+    (notes_lines, _), *_ = COMPILED_EXAMPLES
+    notes = file_diff("docs/changelog.md", list(notes_lines))
+    kinds = {"docs/changelog.md": classify("docs/changelog.md"),
+             "lib/markdown.py": classify("lib/markdown.py")}
+    assert changelog_markers([CODE_DIFF, notes], kinds, [CODE_DIFF]) == []
+    # the same entry as the PR's own, alone, is a claim
+    own = file_diff("docs/changelog.md", [notes_lines[1]])
+    assert changelog_markers([CODE_DIFF, own], kinds, [CODE_DIFF]) != []
 
 
 @pytest.mark.parametrize(("path", "changelog"), CHANGELOG_EXAMPLES)

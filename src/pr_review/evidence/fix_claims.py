@@ -12,12 +12,16 @@ piece of code, and mean the same in every repository, so they are read like the 
 :mod:`pr_review.evidence.advisory` and make the PR red through ``security-advisory``.
 
 What is not read: a PR that changes no code (a release's notes listing fixes merged before, a
-dependency bump with its advisory, tests alone), code changes that only set a version string (a
-release), lines the PR only moves or rewords (the same line removed), test files the PR only
-edits (their names are old), and the ``X-XSS-Protection`` header's name. PR text is hostile
-data; this signal can only raise the lane.
+dependency bump with its advisory, tests alone), notes that link :data:`COMPILED_REFS` or more
+other pull requests or issues (a release's notes compiled from what was merged before, however
+little code the PR changes beside them: jupyterhub's 6.0 notes, one entry of 87 linked PRs
+reading "Fix JSX vulnerabilities", beside two help strings), code changes that only set a
+version string (a release), lines the PR only moves or rewords (the same line removed), test
+files the PR only edits (their names are old), and the ``X-XSS-Protection`` header's name.
+PR text is hostile data; this signal can only raise the lane.
 
-Examples (run by the test suite): ``CLAIM_EXAMPLES`` (a line, a claim?), ``CHANGELOG_EXAMPLES``
+Examples (run by the test suite): ``CLAIM_EXAMPLES`` (a line, a claim?), ``COMPILED_EXAMPLES``
+(added release-note lines, compiled from other PRs?), ``CHANGELOG_EXAMPLES``
 (a path, a changelog?), ``TEST_NAME_EXAMPLES`` (an added test file, named for a
 vulnerability?) and ``COMMENT_EXAMPLES`` (an added code line, a comment naming one?).
 """
@@ -99,6 +103,12 @@ _VERSION_LINE = re.compile(
     re.VERBOSE,
 )
 """A version string set (``__version__ = "2.5.4"``, ``const Version = "v5.2.0"``)."""
+COMPILED_REFS = 5
+"""Added release-note lines linking this many distinct pull requests or issues describe other
+PRs (a release's compiled notes), not the PR's own change. A PR's own entry links one or two
+(python-markdown2's ``[pull #704] Fix XSS ... (#702, #703)``: three); on every read half no
+fix's own changelog lines linked five or more without other red evidence."""
+_REF = re.compile(r"(?:#|/pull/|/issues/|\bGH-)(\d+)\b")
 MOVED_RATIO = 0.85
 """An added line this similar to a removed line of the same file was reworded or moved."""
 
@@ -230,6 +240,8 @@ def changelog_markers(
         name = PurePosixPath(f.path).name
         if f.status is FileStatus.ADDED and _FRAGMENT_TYPE.search(name.split(".", 1)[-1]):
             return [f"a changelog fragment of type security, `{f.path}`"]
+        if compiled([line for hunk in f.hunks for _, line in hunk.added]):
+            continue
         found = _first_new_claim(f, claim)
         if found is not None:
             return [f"the changelog entry it adds names {found[0]}: {found[1]}"]
@@ -299,12 +311,21 @@ def dependency_fix_markers(
     for f in files:
         if not is_changelog(f.path, kinds.get(f.path)):
             continue
+        if compiled([line for hunk in f.hunks for _, line in hunk.added]):
+            continue
         found = _first_new_claim(f, own)
         if found is not None:
             what, where = found
             why = f"the changelog entry it adds names {what}: {where}, for a dependency bump "
             return [why + "it does not name"]
     return []
+
+
+def compiled(added: Sequence[str]) -> bool:
+    """Whether release-note lines a PR adds link :data:`COMPILED_REFS` or more distinct pull
+    requests or issues: notes compiled from other PRs."""
+    refs = {m.group(1) for line in added for m in _REF.finditer(line)}
+    return len(refs) >= COMPILED_REFS
 
 
 def _first_new_claim(f: FileDiff, read: Callable[[str], str | None]) -> tuple[str, str] | None:
@@ -373,6 +394,27 @@ CHANGELOG_EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("SECURITY.md", False),
 )
 """Each: a documentation file, and whether it is release notes or a changelog fragment."""
+
+COMPILED_EXAMPLES: tuple[tuple[tuple[str, ...], bool], ...] = (
+    # a release's notes: entries of many PRs merged before (jupyterhub 6.0, gunicorn 23.0)
+    (
+        (
+            "## 6.0.0",
+            "- Fix JSX vulnerabilities, lint errors and rendering [#5360](https://x.io/pull/5360)",
+            "- Add session options [#5351](https://github.com/o/r/pull/5351)",
+            "- Drop Python 3.9 [#5340](https://github.com/o/r/pull/5340)",
+            "- Use aiohttp [#5447](https://github.com/o/r/pull/5447)",
+            "- Typo fixes (#5490, #5489)",
+        ),
+        True,
+    ),
+    # a PR's own entry: its number and the issues it closes
+    (("- [pull #704] Fix XSS from smuggling spans into image attributes (#702, #703)",), False),
+    (("### Security", "- Fix a path traversal in `send` (GH-123)"), False),
+    # a number that is no link: a standard's name
+    (("- Fix PKCS#1 v1.5 padding oracle", "- Support PKCS#7 and PKCS#8 keys, RFC #2"), False),
+)
+"""Each: the lines a PR adds to a changelog, and whether they are compiled from other PRs."""
 
 TEST_NAME_EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("test/tm-cases/xss_issue699.text", True),
