@@ -6,12 +6,14 @@ import pytest
 
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.verifiers.secrets import (
+    PUBLIC_PEM_EXAMPLES,
     _finding,
     assigns_numbers,
     assigns_references,
     looks_like_placeholder,
     names_a_setting,
     names_itself,
+    public_pem_lines,
 )
 
 
@@ -283,3 +285,19 @@ def test_a_keyword_guess_whose_value_is_its_own_name_is_information(
     assert ("the name it is assigned to" in finding.message) is itself
     if itself:
         assert finding.severity is VerifierSeverity.INFO
+
+
+@pytest.mark.parametrize(("text", "lines"), PUBLIC_PEM_EXAMPLES)
+def test_public_pem_examples(text: str, lines: frozenset[int]) -> None:
+    assert public_pem_lines(text) == lines
+
+
+def test_a_guess_inside_a_public_pem_block_is_information_a_private_key_never() -> None:
+    body = '  "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAuEHE4uAeTeEQjIwB//YH\\n" +'
+    guess = _finding("web/verify.js", 3, set(), {"Base64 High Entropy String"}, body,
+                     public_pem=True)
+    assert guess.severity is VerifierSeverity.INFO
+    assert "public key or certificate" in guess.message
+    # our own pattern (a private key's shape) is never read as public, whatever the flag says
+    key = _finding("web/verify.js", 3, {"private_key"}, set(), body, public_pem=True)
+    assert key.severity is VerifierSeverity.ERROR

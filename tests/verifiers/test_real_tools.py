@@ -377,3 +377,33 @@ def test_bandit_split_across_processes_reports_what_one_process_does(
         (f"app/m{i}.py", "B608") for i in range(5)
     }
     assert split.files_checked == whole.files_checked
+
+
+# A public key spelled out in code, as pyload's captcha userscript verifies the scripts it runs
+# (holdout39): the entropy detector guesses at its body lines, which are public by design.
+PUBLIC_KEY_JS = (
+    "const sig = new KJUR.crypto.Signature({alg: 'SHA384withRSA'});\n"
+    'sig.init("-----BEGIN ' + 'PUBLIC KEY-----\\n" +\n'
+    '  "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAuEHE4uAeTeEQjIwB//YH\\n" +\n'
+    '  "Gl5e058aJRCRyOvApv1iC1ZQgXGHopgEd528+AtkAZKdCRkoNCWda7L/hROpZNjq\\n" +\n'
+    '  "xgO5NjjlBnotntQiZ6xr7A4Kfdctmw1DPcv/dkp6SXRpAAw8BE9CctZ3H7cE/4UT\\n" +\n'
+    '  "-----END ' + 'PUBLIC KEY-----");\n'
+    f'const slack = "{SLACK_TOKEN}";\n'
+)
+
+
+def test_a_public_key_spelled_out_in_code_is_information_a_token_beside_it_is_not(
+    tmp_path: Path,
+) -> None:
+    pr = make_pr(tmp_path / "repo", {"README.md": "demo\n"},
+                 {"README.md": "demo\n", "web/verify.js": PUBLIC_KEY_JS})
+    secrets = by_name(run_verifiers(pr, VerifierSettings(), trust_mode=TrustMode.UNTRUSTED,
+                                    tmp_root=tmp_path), "secrets")
+    by_line = {f.line: f for f in secrets.findings if f.file == "web/verify.js"}
+    assert by_line[line_of(PUBLIC_KEY_JS, SLACK_TOKEN)].severity.value == "error"
+    key_lines = {line_of(PUBLIC_KEY_JS, "MIIBIj"), line_of(PUBLIC_KEY_JS, "Gl5e05"),
+                 line_of(PUBLIC_KEY_JS, "xgO5Nj")}
+    guessed = [by_line[n] for n in key_lines if n in by_line]
+    assert guessed  # the entropy detector does guess at the body lines
+    assert all(f.severity.value == "info" for f in guessed), guessed
+    assert all("public key or certificate" in f.message for f in guessed)

@@ -123,6 +123,10 @@ class Secrets:
             )
         for path, line, detector in outcome if isinstance(outcome, tuple) else ():
             hits[(path, line)].add(detector)
+        public: dict[str, frozenset[int]] = {}
+        for path, _ in hits:
+            if path not in public:
+                public[path] = public_pem_lines(ctx.pr.head_tree.read(path) or "")
         findings = tuple(
             _finding(
                 path,
@@ -130,6 +134,7 @@ class Secrets:
                 ours.get((path, line), set()),
                 hits.get((path, line), set()),
                 added.get((path, line), ""),
+                public_pem=line in public.get(path, frozenset()),
             )
             for path, line in sorted(set(hits) | set(ours))
         )
@@ -571,6 +576,26 @@ verifier only (the lane reads secrets on its own terms)."""
 
 
 
+PUBLIC_PEM_EXAMPLES: tuple[tuple[str, frozenset[int]], ...] = (
+    # a public key spelled out as a concatenated string in code (pyload's userscript)
+    (
+        ('sig.init("-----BEGIN PUBLIC KEY-----\\n" +\n'
+         '  "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAuEHE4uAeTeEQjIwB//YH\\n" +\n'
+         '  "-----END PUBLIC KEY-----");\nconst key = "c2VjcmV0LXZhbHVlLTEyMzQ1Njc4OTA";\n'),
+        frozenset({1, 2, 3}),
+    ),
+    # a certificate file, then a private key: the key's lines are never public
+    (
+        ("-----BEGIN CERTIFICATE-----\nMIIC+zCCAeOgAwIBAgI\n-----END CERTIFICATE-----\n"
+         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n"),
+        frozenset({1, 2, 3}),
+    ),
+    # no block at all
+    ('token = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA"\n', frozenset()),
+)
+"""Each: a file's text, and the lines :func:`public_pem_lines` reads as a public PEM block."""
+
+
 _GUESS_READINGS: tuple[tuple[Callable[[str, str, set[str]], bool], str], ...] = (
     (lambda text, _p, _d: looks_like_placeholder(text), "the value looks like a placeholder"),
     (lambda text, _p, d: d <= ENTROPY_DETECTORS and CHECKSUM_KEY.search(text) is not None,
@@ -594,8 +619,39 @@ def _guessed_value(text: str, path: str, detectors: set[str]) -> str | None:
     return next((why for reads, why in _GUESS_READINGS if reads(text, path, detectors)), None)
 
 
+_PEM_BOUNDARY = re.compile(r"-----(BEGIN|END) ([A-Z0-9 ]+?)-----")
+PUBLIC_PEM_LABELS = frozenset(
+    {"PUBLIC KEY", "RSA PUBLIC KEY", "CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CRL",
+     "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST", "PGP PUBLIC KEY BLOCK",
+     "PGP SIGNATURE", "SSH2 PUBLIC KEY"}
+)  # fmt: skip
+"""PEM labels (RFC 7468) of what is published by design: a public key, a certificate, a
+revocation list, a signing request, a detached signature."""
+
+
+def public_pem_lines(text: str) -> frozenset[int]:
+    """The line numbers (1-based) inside a PEM block of a public kind (:data:`PUBLIC_PEM_LABELS`),
+    its boundary lines included, however the block is quoted (a ``.pem`` file, or lines of a
+    string concatenated in code: pyload's userscript verifies its captcha scripts with a
+    ``"-----BEGIN PUBLIC KEY-----\n" + "MIIBIjANBgkq...\n" + ...`` literal, whose body lines
+    the entropy detector guessed at). A private key's block is never one
+    (``PUBLIC_PEM_EXAMPLES``)."""
+    inside: set[int] = set()
+    current: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        boundary = _PEM_BOUNDARY.search(line)
+        if boundary is not None and boundary.group(1) == "BEGIN":
+            current = boundary.group(2)
+        if current in PUBLIC_PEM_LABELS:
+            inside.add(number)
+        if boundary is not None and boundary.group(1) == "END":
+            current = None
+    return frozenset(inside)
+
+
 def _finding(
-    path: str, line: int, ours: set[str], detectors: set[str], text: str = ""
+    path: str, line: int, ours: set[str], detectors: set[str], text: str = "",
+    *, public_pem: bool = False,
 ) -> RawFinding:
     """One finding per line: our kind when we have one, else the detector's.
 
@@ -617,6 +673,8 @@ def _finding(
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
     reading = _guessed_value(text, path, detectors) if heuristic_only else None
+    if heuristic_only and public_pem:
+        reading = "the value is part of a public key or certificate (a PEM block), public by design"
     if reading is not None:
         severity = VerifierSeverity.INFO
         extra += f"; {reading}"
