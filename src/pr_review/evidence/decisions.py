@@ -398,6 +398,26 @@ def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[
     return atoms
 
 
+def _python_bound(node: ast.AST, value: re.Pattern[str]) -> frozenset[str]:
+    """The names a Python function assigns (the first of a tuple target) from an expression
+    ``value`` finds in."""
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Assign):
+            targets, assigned = sub.targets, sub.value
+        elif isinstance(sub, ast.AnnAssign | ast.NamedExpr) and sub.value is not None:
+            targets, assigned = [sub.target], sub.value
+        else:
+            continue
+        if not value.search(ast.unparse(assigned)):
+            continue
+        for target in targets:
+            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+            if isinstance(first, ast.Name):
+                out.add(first.id)
+    return frozenset(out)
+
+
 def _python_function(tree: ast.Module, start: int) -> ast.AST | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -467,6 +487,16 @@ class SourceDecisions:
                     found.append(self.atoms_at(scope))
             cached = self._absent[key] = (other, found)
         return atoms in cached[1]
+
+    def bound_at(self, scope: Scope, value: re.Pattern[str]) -> frozenset[str]:
+        """The names ``scope`` assigns from an expression ``value`` finds in (Python on
+        :mod:`ast`, others on tree-sitter: :func:`grammars.bound_names`)."""
+        if self._python is not None:
+            node = _python_function(self._python, scope.start)
+            return frozenset() if node is None else _python_bound(node, value)
+        if self._tree is not None:
+            return grammars.bound_names(self._tree, scope.start, scope.end, value)
+        return frozenset()
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
@@ -595,6 +625,8 @@ class FunctionChange:
     """The first changed line in it (its chain names the scope)."""
     after: Scope | None
     """The scope in the head, None when the PR removed it."""
+    before: Scope | None
+    """The scope in the base, None when the PR added it."""
     old: Counter[str] | None
     new: Counter[str] | None
     change: DecisionChange
@@ -656,7 +688,7 @@ def changed_functions(
                 sides.inlined("head", new, f.path, after),
             )
         if change is not None:
-            yield FunctionChange(line, after, old, new, change)
+            yield FunctionChange(line, after, before, old, new, change)
 
 
 def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:

@@ -466,6 +466,37 @@ def _parameter_names(function: Any, data: bytes) -> frozenset[str]:
     )
 
 
+_ASSIGNMENTS = {
+    "short_var_declaration": ("left", "right"),  # Go: dest := filepath.Clean(p)
+    "assignment_statement": ("left", "right"),  # Go: dest = filepath.Clean(p)
+    "var_spec": ("name", "value"),  # Go: var dest = filepath.Clean(p)
+    "variable_declarator": ("name", "value"),  # JS/TS: const dest = path.resolve(p)
+    "assignment_expression": ("left", "right"),  # JS/TS: dest = path.resolve(p)
+}
+
+
+def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> frozenset[str]:
+    """The names the function spanning lines ``start``..``end`` assigns (its first name, for a
+    multiple assignment: ``abs, err := filepath.Abs(p)``) from an expression ``value`` finds
+    in (Go and JavaScript/TypeScript assignments and declarations)."""
+    node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
+    if node is None:
+        return frozenset()
+    out: set[str] = set()
+    for current in _walk(node):
+        fields = _ASSIGNMENTS.get(current.type)
+        if fields is None:
+            continue
+        left = current.child_by_field_name(fields[0])
+        right = current.child_by_field_name(fields[1])
+        if left is None or right is None or not value.search(_code_text(right, tree.data)):
+            continue
+        first = next((n for n in _walk(left) if n.type == "identifier"), None)
+        if first is not None:
+            out.add(_text(first, tree.data))
+    return frozenset(out)
+
+
 def _walk(node: Any) -> Iterator[Any]:
     stack = [node]
     while stack:

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
-from pr_review.evidence.decisions import Sides, changed_functions
+from pr_review.evidence.decisions import FunctionChange, Sides, changed_functions
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, scoped_lines
 from pr_review.schema.enums import FactorSeverity
@@ -195,6 +195,8 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
         helper = None
         if marker is None:
             marker, helper = _through_helper(changed, sides)
+        if marker is None and _resolved_prefix_test(changed, found, f, sides):
+            marker = RESOLVED_CONTAINMENT
         if marker is None:
             continue
         decides = marker.decides if helper is None else (
@@ -213,6 +215,56 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
 
 
 _IDENTIFIER = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$])")
+
+RESOLVED_PATH = re.compile(
+    r"\b(?:os\.path\.)?(?:abspath|realpath|normpath)\s*\("
+    r"|\bfilepath\.(?:Clean|Abs|EvalSymlinks)\s*\(|\bpath\.(?:resolve|normalize|Clean)\s*\("
+    r"|\.resolve\(\s*\)"
+)
+"""A call that makes a path absolute or canonical: Python's ``os.path.abspath``/``realpath``/
+``normpath`` and pathlib's ``.resolve()``, Go's ``filepath.Clean``/``Abs``/``EvalSymlinks`` and
+``path.Clean``, Node's ``path.resolve``/``normalize`` (not a promise's ``resolve(x)``)."""
+PREFIX_TEST = re.compile(r"\b(?:startswith|HasPrefix|startsWith)\s*\(")
+"""A test whether a string begins with another (a path library's own containment predicates,
+``is_relative_to``, ``IsLocal``, ``commonpath``, are read by
+:mod:`pr_review.evidence.path_escapes`)."""
+RESOLVED_CONTAINMENT = Marker(
+    "path-containment-changed",
+    PREFIX_TEST,
+    "tests whether a path it made absolute or canonical begins with another (a root), so it "
+    "decides whether a path stays inside its root",
+    "path traversal and link escapes",
+    (),  # its examples are whole functions: MARKER_EXAMPLES (runc, pyload, a Node server)
+    (),
+    own_check=True,
+)
+"""The other spelling of a containment check: no ``..`` in sight, a resolved path compared by
+its prefix (runc's ``dest := filepath.Clean(m.Destination)`` then ``if
+!strings.HasPrefix(dest, rootfs)``; pyload's ``abs_path_value.startswith(abs_PKGDIR)`` on two
+``os.path.abspath`` values). Counted, like the own-check markers, only when such a condition is
+itself added, removed or rewritten: a condition of the PR's change that tests a prefix of a
+resolver's result, written in it or through a name the function assigns from one
+(:func:`_resolved_prefix_test`)."""
+
+
+def _resolved_prefix_test(
+    changed: Iterable[str], found: FunctionChange, f: FileDiff, sides: Sides
+) -> bool:
+    """Whether a condition in ``changed`` (atoms the PR adds or removes in the function of
+    ``found``) tests the prefix of a path made absolute or canonical in it, or of a name the
+    function assigns from one on either side."""
+    checks = [a.removeprefix("check ") for a in changed if a.startswith("check ")]
+    tests = [c for c in checks if PREFIX_TEST.search(c)]
+    if not tests:
+        return False
+    if any(RESOLVED_PATH.search(c) for c in tests):
+        return True
+    names: set[str] = set()
+    if found.after is not None:
+        names |= sides.parsed("head", f.path).bound_at(found.after, RESOLVED_PATH)
+    if found.before is not None:
+        names |= sides.parsed("base", f.old_path or f.path).bound_at(found.before, RESOLVED_PATH)
+    return any(name in names for c in tests for name in _IDENTIFIER.findall(c))
 
 
 def module_strings(path: str, source: str | None) -> dict[str, str]:
@@ -652,6 +704,70 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "function build(q, opts) {",
         "  if (opts.age != null) { q.where('age').gte(opts.age); }",
         "  return q;",
+        "}",
+    ), None),
+    # a container runtime refusing a mount destination outside its root (runc, CVE-2023-27561)
+    ("libcontainer/rootfs_linux.go", _lines(
+        "package libcontainer",
+        "func mountTo(m *Mount, rootfs string) error {",
+        "\tdest := m.Destination",
+        "\treturn mount(m.Source, dest)",
+        "}",
+    ), _lines(
+        "package libcontainer",
+        "func mountTo(m *Mount, rootfs string) error {",
+        "\tdest := filepath.Clean(m.Destination)",
+        "\tif !strings.HasPrefix(dest, rootfs) {",
+        '\t\treturn fmt.Errorf("mount destination %s outside of rootfs", dest)',
+        "\t}",
+        "\treturn mount(m.Source, dest)",
+        "}",
+    ), "path-containment-changed"),
+    # a settings writer refusing a folder inside the program's own (pyload, GHSA-3f7w-p8vr-4v5f)
+    ("blueprints/json_blueprint.py", _lines(
+        "def save_config(section, option, value):",
+        "    api.set_config_value(section, option, value)",
+    ), _lines(
+        "def save_config(section, option, value):",
+        "    if option == 'storage_folder':",
+        "        abs_value = os.path.join(os.path.abspath(value), '')",
+        "        abs_pkg = os.path.join(os.path.abspath(PKGDIR), '')",
+        "        if abs_value.startswith(abs_pkg):",
+        "            return",
+        "    api.set_config_value(section, option, value)",
+    ), "path-containment-changed"),
+    # Node: a resolved name tested against its root, in the condition itself
+    ("lib/static.js", _lines(
+        "function serve(root, name) {",
+        "  return send(path.join(root, name))",
+        "}",
+    ), _lines(
+        "function serve(root, name) {",
+        "  if (!path.resolve(root, name).startsWith(root)) { throw new Error('outside root') }",
+        "  return send(path.join(root, name))",
+        "}",
+    ), "path-containment-changed"),
+    # ... but a prefix test of a name no resolver made is a plain string test
+    ("pkg/names.py", _lines(
+        "def public(names, root):",
+        "    base = os.path.abspath(root)",
+        "    return [n for n in names if n]",
+    ), _lines(
+        "def public(names, root):",
+        "    base = os.path.abspath(root)",
+        "    return [n for n in names if n and not n.startswith('_')]",
+    ), None),
+    # ... nor is a promise's `resolve`
+    ("lib/queue.js", _lines(
+        "async function next(q) {",
+        "  const item = await new Promise((resolve) => q.once('item', resolve))",
+        "  return item",
+        "}",
+    ), _lines(
+        "async function next(q) {",
+        "  const item = await new Promise((resolve) => q.once('item', resolve))",
+        "  if (item.startsWith('#')) { return null }",
+        "  return item",
         "}",
     ), None),
 )  # fmt: skip
