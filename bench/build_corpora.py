@@ -249,6 +249,9 @@ REPOS = {
     "react-router": ("remix-run/react-router", "typescript", "web routing framework"),
     "gh-cli": ("cli/cli", "go", "command-line client of a forge"),
     "pyload": ("pyload/pyload", "python", "download manager with a web interface"),
+    "sequelize": ("sequelize/sequelize", "typescript", "SQL object-relational mapper"),
+    "containerd": ("containerd/containerd", "go", "container runtime daemon"),
+    "mcp-python-sdk": ("modelcontextprotocol/python-sdk", "python", "protocol SDK"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
