@@ -25,7 +25,9 @@ counts only when a condition testing for it is itself added, removed or rewritte
 (``Marker.own_check``); so do the prototype-member test and the markup terminators, which sit
 in long parser and serializer functions whose other decisions change often. A function moved
 to another file of the PR, or renamed in its file, deciding the same is no change. The
-markers are data (``MARKERS``).
+markers are data (``MARKERS``). A containment check has a second spelling with no literal in
+it, a resolved path tested by its prefix (:data:`RESOLVED_CONTAINMENT`), read the same way
+through the names its function assigns.
 
 Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor or None).
 """
