@@ -429,11 +429,16 @@ CATEGORIES: tuple[Category, ...] = (
         Policy(RED, RED, RED, "migration"),
         (
             Rule(
-                r"(?i:\b(?:create|alter|drop|rename)\s+(?:table|index|unique\s+index|column|schema|view|type|database|constraint)\b|"
+                r"(?i:\b(?:create|alter|drop|rename)\s+(?:table|index|unique\s+index|column|schema|view|type|database|constraint)\b"
+                # DDL names its object next (or `IF [NOT] EXISTS`, `ON`); prose goes on in words
+                r"(?!\s+(?:for|of|from|to|with|that|is|was|were|the|a|an|and|or|when|because|but|failed)\b)|"
                 r"\badd\s+column\b|\btruncate\s+table\b)",
                 "schema change (DDL)",
-                ("CREATE TABLE discount_codes (", "ALTER TABLE users ADD COLUMN x int"),
-                ("# create a table of results", "table.create(rows)"),
+                ("CREATE TABLE discount_codes (", "ALTER TABLE users ADD COLUMN x int",
+                 "create table if not exists users (", "CREATE INDEX ON events (ts)"),
+                ("# create a table of results", "table.create(rows)",
+                 'logger.info(f"Cannot create schema for type {t}: {e}")',
+                 '"failed to create table for the cache"'),
             ),
             Rule(
                 r"\bop\.(?:add_column|drop_column|create_table|drop_table|alter_column|create_index|execute)\(|"

