@@ -252,6 +252,9 @@ REPOS = {
     "sequelize": ("sequelize/sequelize", "typescript", "SQL object-relational mapper"),
     "containerd": ("containerd/containerd", "go", "container runtime daemon"),
     "mcp-python-sdk": ("modelcontextprotocol/python-sdk", "python", "protocol SDK"),
+    "svelte": ("sveltejs/svelte", "typescript", "UI compiler"),
+    "minio": ("minio/minio", "go", "object storage server"),
+    "flask-appbuilder": ("dpgaspar/Flask-AppBuilder", "python", "web application framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
