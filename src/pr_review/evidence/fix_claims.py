@@ -240,7 +240,7 @@ def changelog_markers(
         name = PurePosixPath(f.path).name
         if f.status is FileStatus.ADDED and _FRAGMENT_TYPE.search(name.split(".", 1)[-1]):
             return [f"a changelog fragment of type security, `{f.path}`"]
-        if compiled([line for hunk in f.hunks for _, line in hunk.added]):
+        if compiled(f.added_texts):
             continue
         found = _first_new_claim(f, claim)
         if found is not None:
@@ -311,7 +311,7 @@ def dependency_fix_markers(
     for f in files:
         if not is_changelog(f.path, kinds.get(f.path)):
             continue
-        if compiled([line for hunk in f.hunks for _, line in hunk.added]):
+        if compiled(f.added_texts):
             continue
         found = _first_new_claim(f, own)
         if found is not None:

@@ -306,7 +306,7 @@ def _marked(
         return None
     head = head_text(f.path) if head_text is not None else None
     if head is None and f.status is FileStatus.ADDED:  # the diff shows all of a new file
-        head = "\n".join(t for h in f.hunks for _, t in h.added)
+        head = "\n".join(f.added_texts)
     if head is None:
         return None
     mark = generator_mark(head)

@@ -225,15 +225,11 @@ def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] |
     if f.binary or not f.patch_available or f.mode_changed or f.submodule:
         return None
     old_path = f.old_path or f.path
-    removed = [t for h in f.hunks for _, t in h.removed]
-    added = [t for h in f.hunks for _, t in h.added]
-    if not _may_be_cosmetic(removed, added, f.path):
+    if not _may_be_cosmetic(f.removed_texts, f.added_texts, f.path):
         return None
     old_source, new_source = base.read(old_path), head.read(f.path)
-    old_code = _code_lines(
-        old_source, old_path, [n for h in f.hunks for n, _ in h.removed], removed
-    )
-    new_code = _code_lines(new_source, f.path, [n for h in f.hunks for n, _ in h.added], added)
+    old_code = _code_lines(old_source, old_path, f.removed_line_numbers, f.removed_texts)
+    new_code = _code_lines(new_source, f.path, f.added_line_numbers, f.added_texts)
     if f.status is FileStatus.DELETED and old_code.strip():
         return None
     old_tokens, new_tokens = tokens(old_code), tokens(new_code)
@@ -307,7 +303,7 @@ def _identifier_pairs(old_tokens: list[str], new_tokens: list[str]) -> list[Rena
     return pairs
 
 
-def _may_be_cosmetic(removed: list[str], added: list[str], path: str) -> bool:
+def _may_be_cosmetic(removed: Sequence[str], added: Sequence[str], path: str) -> bool:
     """Cheap pre-check on the changed lines alone: string literals aside, could the code
     token sequences match up to identifier renames? Avoids lexing whole files for changes
     that plainly alter code."""
@@ -321,7 +317,9 @@ def _may_be_cosmetic(removed: list[str], added: list[str], path: str) -> bool:
     )
 
 
-def _code_lines(text: str | None, path: str, numbers: list[int], fallback: list[str]) -> str:
+def _code_lines(
+    text: str | None, path: str, numbers: Sequence[int], fallback: Sequence[str]
+) -> str:
     """The changed lines' code, comments blanked using the whole file when it is readable."""
     if text is not None and len(text) <= MAX_FILE_CHARS:
         code = strip_comments(text, path).splitlines()

@@ -92,6 +92,16 @@ class FileDiff:
         return tuple(n for h in self.hunks for n, _ in h.removed)
 
     @property
+    def added_texts(self) -> tuple[str, ...]:
+        """The text of every added line, in order."""
+        return tuple(t for h in self.hunks for _, t in h.added)
+
+    @property
+    def removed_texts(self) -> tuple[str, ...]:
+        """The text of every removed line, in order."""
+        return tuple(t for h in self.hunks for _, t in h.removed)
+
+    @property
     def mode_changed(self) -> bool:
         """True when only (or also) the file mode changed."""
         return (
