@@ -69,10 +69,10 @@ def test_a_factor_alone_on_two_prs_is_drafted_with_its_folders_most_first() -> N
 def test_factors_that_mean_the_same_everywhere_and_overrides_are_never_drafted() -> None:
     prs = [_PR(Lane.RED, _factor(name, "src/a.py")) for name in
            ("secrets", "secrets", "ci-trust", "ci-trust", "override:billing/**",
-            "override:billing/**")]
+            "override:billing/**", "reviewer-escalation", "reviewer-escalation")]
     tallies = tally(prs)
     assert {t.factor: t.alone for t in tallies} == {
-        "secrets": 2, "ci-trust": 2, "override:billing/**": 2}
+        "secrets": 2, "ci-trust": 2, "override:billing/**": 2, "reviewer-escalation": 2}
     assert not any(t.drafted for t in tallies)
     assert draft(tallies) is None
     # one PR alone is not a pattern

@@ -39,10 +39,11 @@ NEVER_DRAFTED: dict[str, str] = {
     "secrets": "a credential is a credential in every repository",
     "ci-trust": "widened CI trust exposes the repository's secrets whatever the project is",
     "security-advisory": "the PR itself says it fixes a vulnerability",
-    "reviewer-escalation": "reviewers raise the lane; `risk.escalation` configures that",
 }
 """Factors whose meaning does not depend on the repository: the draft never offers to cap
-them (a repository can still write such an entry itself)."""
+them (a repository can still write such an entry itself). Factors no cap can name (a
+repository override's, ``reviewer-escalation``) are left out by the configuration's own
+check (:func:`pr_review.evidence.factors.unknown_factor`)."""
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_.@+-]+$")
 
@@ -75,7 +76,7 @@ class FactorTally:
         return (
             self.alone >= MIN_ALONE
             and self.factor not in NEVER_DRAFTED
-            and unknown_factor(self.factor) is None  # a repository override's own name
+            and unknown_factor(self.factor) is None
             and bool(self.folders)
         )
 

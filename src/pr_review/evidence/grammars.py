@@ -467,12 +467,14 @@ def _parameter_names(function: Any, data: bytes) -> frozenset[str]:
 
 
 _ASSIGNMENTS = {
-    "short_var_declaration": ("left", "right"),  # Go: dest := filepath.Clean(p)
-    "assignment_statement": ("left", "right"),  # Go: dest = filepath.Clean(p)
-    "var_spec": ("name", "value"),  # Go: var dest = filepath.Clean(p)
-    "variable_declarator": ("name", "value"),  # JS/TS: const dest = path.resolve(p)
-    "assignment_expression": ("left", "right"),  # JS/TS: dest = path.resolve(p)
+    "short_var_declaration": ("right", "left"),  # Go: dest := filepath.Clean(p)
+    "assignment_statement": ("right", "left"),  # Go: dest = filepath.Clean(p)
+    "var_spec": ("value", "name"),  # Go: var dest = filepath.Clean(p)
+    # JS/TS: const dest = path.resolve(p); dest = path.resolve(p)
+    **{kind: _BINDINGS[kind] for kind in ("variable_declarator", "assignment_expression")},
 }
+"""Node kinds that assign a value to a local name: (the value's field, the name's field), as
+:data:`_BINDINGS` (whose object keys and class fields are no local names)."""
 
 
 def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> frozenset[str]:
@@ -487,8 +489,7 @@ def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> fro
         fields = _ASSIGNMENTS.get(current.type)
         if fields is None:
             continue
-        left = current.child_by_field_name(fields[0])
-        right = current.child_by_field_name(fields[1])
+        right, left = (current.child_by_field_name(f) for f in fields)
         if left is None or right is None or not value.search(_code_text(right, tree.data)):
             continue
         first = next((n for n in _walk(left) if n.type == "identifier"), None)

@@ -672,9 +672,13 @@ def _finding(
     severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
-    reading = _guessed_value(text, path, detectors) if heuristic_only else None
-    if heuristic_only and public_pem:
-        reading = "the value is part of a public key or certificate (a PEM block), public by design"
+    reading = None
+    if heuristic_only:
+        reading = (
+            "the value is part of a public key or certificate (a PEM block), public by design"
+            if public_pem
+            else _guessed_value(text, path, detectors)
+        )
     if reading is not None:
         severity = VerifierSeverity.INFO
         extra += f"; {reading}"
