@@ -255,6 +255,9 @@ REPOS = {
     "svelte": ("sveltejs/svelte", "typescript", "UI compiler"),
     "minio": ("minio/minio", "go", "object storage server"),
     "flask-appbuilder": ("dpgaspar/Flask-AppBuilder", "python", "web application framework"),
+    "vite": ("vitejs/vite", "typescript", "front-end build tool and dev server"),
+    "traefik": ("traefik/traefik", "go", "reverse proxy and load balancer"),
+    "mitmproxy": ("mitmproxy/mitmproxy", "python", "intercepting HTTP proxy"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
