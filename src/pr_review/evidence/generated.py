@@ -387,7 +387,7 @@ def _minified(f: FileDiff, name: str) -> Excluded | None:
     first = [text for h in f.hunks for n, text in h.added if n <= 3]
     if suffix == ".map" and any('"mappings"' in t and '"version"' in t for t in first):
         return Excluded(f.path, ExcludedReason.MINIFIED, "a JSON source map")
-    lengths = [len(text) for h in f.hunks for _, text in h.added]
+    lengths = [len(text) for text in f.added_texts]
     if not lengths:
         return None
     average = sum(lengths) / len(lengths)

@@ -185,10 +185,8 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
     old_path = f.old_path or f.path
     old_source = None if f.status is FileStatus.ADDED else sides.source("base", old_path)
     new_source = None if f.status is FileStatus.DELETED else sides.source("head", f.path)
-    added = [n for h in f.hunks for n, _ in h.added]
-    removed = [n for h in f.hunks for n, _ in h.removed]
-    new_lines = scoped_lines(f.path, new_source, added)
-    old_lines = scoped_lines(old_path, old_source, removed)
+    new_lines = scoped_lines(f.path, new_source, f.added_line_numbers)
+    old_lines = scoped_lines(old_path, old_source, f.removed_line_numbers)
     constants = {**module_strings(old_path, old_source), **module_strings(f.path, new_source)}
     for found in changed_functions(f, new_lines, sides, removed=old_lines):
         changed = _expanded((*found.change.added, *found.change.removed), constants)

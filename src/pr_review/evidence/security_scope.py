@@ -246,10 +246,8 @@ def file_hits(
     scope words the project's own name holds, which mark none)."""
     old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
     new = None if f.status is FileStatus.DELETED else head.read(f.path)
-    removed = [n for h in f.hunks for n, _ in h.removed]
-    added = [n for h in f.hunks for n, _ in h.added]
-    old_lines = scoped_lines(f.old_path or f.path, old, removed)
-    new_lines = scoped_lines(f.path, new, added)
+    old_lines = scoped_lines(f.old_path or f.path, old, f.removed_line_numbers)
+    new_lines = scoped_lines(f.path, new, f.added_line_numbers)
     # A file the PR deletes keeps none of its scopes.
     remaining = frozenset() if f.status is FileStatus.DELETED else defined_chains(f.path, new)
     lexer = holds_lexer_tokens(f.path, new) or holds_lexer_tokens(f.old_path or f.path, old)
