@@ -472,6 +472,37 @@ def test_a_capped_reader_moved_unchanged_is_no_evidence() -> None:
     assert lane is not Lane.RED
 
 
+_CHECKPOINT_COPY = (
+    "package cri\n\nfunc copyOut(src string) (*os.File, error) {\n"
+    "\treturn os.OpenFile(src, os.O_RDONLY, 0)\n}\n"
+)
+
+
+def test_a_path_opened_without_following_links_is_red() -> None:
+    # Shape of containerd GHSA-rgh6-rfwx-v388: a checkpoint file opened where a planted link
+    # could point it at the host.
+    head = _CHECKPOINT_COPY.replace("os.O_RDONLY,", "os.O_RDONLY|unix.O_NOFOLLOW,")
+    lane, factors = _risk(
+        files=[file_diff("cri/checkpoint.go", [head.splitlines()[3]],
+                         [_CHECKPOINT_COPY.splitlines()[3]], start=4)],
+        base={"cri/checkpoint.go": _CHECKPOINT_COPY}, head={"cri/checkpoint.go": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "O_NOFOLLOW" in factors["sink-link-following:red"].why
+
+
+def test_a_link_safe_open_left_as_it_was_is_no_evidence() -> None:
+    base = _CHECKPOINT_COPY.replace("os.O_RDONLY,", "os.O_RDONLY|unix.O_NOFOLLOW,")
+    head = base.replace("func copyOut(src string)", "func copyOut(src string) /* checkpoint */")
+    lane, factors = _risk(
+        files=[file_diff("cri/checkpoint.go", [head.splitlines()[2]], [base.splitlines()[2]],
+                         start=3)],
+        base={"cri/checkpoint.go": base}, head={"cri/checkpoint.go": head},
+    )  # fmt: skip
+    assert "sink-link-following:red" not in factors
+    assert lane is not Lane.RED
+
+
 def test_a_watched_sink_rewritten_in_a_tutorial_is_no_fix_the_project_ships() -> None:
     # pyramid's quick tutorial stopped redirecting to `came_from` (holdout23, docs-only PR)
     path = "docs/quick_tutorial/authentication/tutorial/views.py"

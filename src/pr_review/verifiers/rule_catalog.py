@@ -527,6 +527,8 @@ SINK_FIX = {
     "no larger than the handler needs.",
     "error-details": "Log the traceback on the server; send the client a generic message and "
     "an id it can quote.",
+    "link-following": "Open paths from images, archives or requests inside their root without "
+    "following links (openat2 with RESOLVE_IN_ROOT, securejoin, os.Root, O_NOFOLLOW).",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
