@@ -842,25 +842,17 @@ CATEGORIES: tuple[Category, ...] = (
                     "refund",
                     "refunds",
                     "refunded",
-                    "charge",
-                    "charges",
-                    "amount",
                     "currency",
                     "invoice",
                     "invoices",
                     "billing",
                     "payout",
                     "payouts",
-                    "ledger",
-                    "balance",
                     "price",
                     "prices",
                     "pricing",
                     "discount",
                     "discounts",
-                    "settlement",
-                    "subscription",
-                    "subscriptions",
                 ),
                 # Not "checkout": a VCS operation as often as a purchase (go-getter's
                 # `git checkout` fixes read as payment logic); a shop's checkout changes
@@ -877,7 +869,29 @@ CATEGORIES: tuple[Category, ...] = (
                 ("settle(batch)", "recharger = 1", "amounts_of_work = 1",
                  'exec.Command("git", "checkout", ref)',
                  "auth, err := grants.ExchangeAuthCode(ctx, storage, authCode)",
-                 "resp = client.token_exchange(subject_token)"),
+                 "resp = client.token_exchange(subject_token)",
+                 "sameServiceAmount := opts.WaitIndex == meta.LastIndex"),
+            ),
+            Rule(
+                word_part(
+                    "charge",
+                    "charges",
+                    "amount",
+                    "ledger",
+                    "balance",
+                    "settlement",
+                    "subscription",
+                    "subscriptions",
+                ),
+                # Words that name money in a shop and something else elsewhere: an amount of
+                # services (traefik's `sameServiceAmount`), a live query's or a protocol's
+                # subscriptions (parse-server, an MCP server), a battery charge, a load
+                # balance. Alone in a file they are yellow at most; beside a payment, refund,
+                # price or currency word they are money again.
+                "money or payment-processing logic",
+                ("charge(card, amount)", "ledger.append(entry)", "sub = create_subscription(plan)"),
+                ("recharger = 1", "amounts_of_work = 1", "loadBalancer.Next()"),
+                cap=MODERATE,
             ),
         ),
         (
