@@ -8,7 +8,12 @@ import pytest
 
 from pr_review.sources.model import MemoryTree
 from pr_review.verifiers.mypy_codes import NOT_FINDINGS, NotAFinding, is_finding, on_ignored_line
-from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
+from pr_review.verifiers.mypy_config import (
+    FLOOR_EXAMPLES,
+    find_mypy_config,
+    python_floor,
+    sanitized_ini,
+)
 from pr_review.verifiers.mypy_scope import (
     Layout,
     MypyScope,
@@ -212,6 +217,32 @@ def test_strict_bytes_the_configuration_asks_for_is_kept() -> None:
     ini = sanitized_ini(config)
     assert "strict_bytes = True" in ini
     assert "strict_bytes = False" not in ini
+
+
+@pytest.mark.parametrize(("path", "text", "floor"), FLOOR_EXAMPLES)
+def test_python_floor_examples(path: str, text: str, floor: tuple[int, int] | None) -> None:
+    assert python_floor(MemoryTree({path: text})) == floor
+
+
+@pytest.mark.parametrize(
+    ("options", "floor", "line"),
+    [
+        # a repository needing a newer Python than ours: its CI's mypy targets that one
+        ("", (3, 99), "python_version = 3.99"),
+        # one we run on or newer than it needs: mypy's own default (the running Python)
+        ("", (3, 8), None),
+        ("", None, None),
+        # the configuration's own choice wins
+        ("python_version = 3.10\n", (3, 99), "python_version = 3.10"),
+    ],
+)
+def test_mypy_targets_the_python_a_repository_needs(
+    options: str, floor: tuple[int, int] | None, line: str | None
+) -> None:
+    config = find_mypy_config(MemoryTree({"mypy.ini": "[mypy]\n" + options}))
+    assert config is not None
+    versions = [x for x in sanitized_ini(config, (), floor).splitlines() if "python_version" in x]
+    assert versions == ([line] if line else [])
 
 
 def test_follow_imports_per_module_is_kept_in_the_sanitized_configuration() -> None:

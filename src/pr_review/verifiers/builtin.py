@@ -28,7 +28,7 @@ from pr_review.verifiers.model import (
     TimedOut,
 )
 from pr_review.verifiers.mypy_codes import is_finding, on_ignored_line
-from pr_review.verifiers.mypy_config import find_mypy_config, sanitized_ini
+from pr_review.verifiers.mypy_config import find_mypy_config, python_floor, sanitized_ini
 from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files, search_roots
 from pr_review.verifiers.mypy_version import ours, pinned_mypy, skew
 from pr_review.verifiers.parsers import OutputError, parse_bandit, parse_mypy, parse_ruff
@@ -390,6 +390,7 @@ class Mypy:
                 "mypy is not configured in this repository (no [tool.mypy] in pyproject.toml, "
                 "no mypy.ini or .mypy.ini, no [mypy] in setup.cfg)"
             )
+        floor = python_floor(ctx.config_tree)
         scope = mypy_scope(found)
         trees = {"head": ctx.pr.head_tree, "base": ctx.pr.base_tree}
         layouts = {label: Layout(tree.paths()) for label, tree in trees.items()}
@@ -404,7 +405,7 @@ class Mypy:
             )
             roots = search_roots([(layout, [*side.files, *staged])])
             config = ctx.workspace.tmp / f"mypy-{side.label}.ini"
-            config.write_text(sanitized_ini(found, roots), encoding="utf-8")
+            config.write_text(sanitized_ini(found, roots, floor), encoding="utf-8")
             if not left:
                 return None
             budget = MAX_SUPPORT_BYTES // 1_000_000

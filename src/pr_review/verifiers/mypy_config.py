@@ -16,6 +16,8 @@ Django's) are not installed beside the verifier anyway, so mypy would stop on th
 from __future__ import annotations
 
 import configparser
+import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -125,11 +127,69 @@ def _safe_lines(options: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def sanitized_ini(config: MypyConfig, mypy_path: tuple[str, ...] = ()) -> str:
+_FLOOR = re.compile(r"(?:>=|~=|\^|==)\s*(\d+)\.(\d+)")
+
+
+def python_floor(tree: RepoTree) -> tuple[int, int] | None:
+    """The oldest Python the repository says it supports: ``requires-python`` in
+    ``pyproject.toml`` (or Poetry's ``python`` dependency), ``python_requires`` in
+    ``setup.cfg``; None when neither names a lower bound. Examples: ``FLOOR_EXAMPLES``."""
+    text = tree.read("pyproject.toml")
+    if text is not None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            data = {}
+        project = data.get("project")
+        poetry = data.get("tool", {}).get("poetry", {}).get("dependencies")
+        for value in (
+            project.get("requires-python") if isinstance(project, dict) else None,
+            poetry.get("python") if isinstance(poetry, dict) else None,
+        ):
+            floor = _floor_of(value)
+            if floor is not None:
+                return floor
+    text = tree.read("setup.cfg")
+    if text is not None:
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(text, source="setup.cfg")
+        except configparser.Error:
+            return None
+        return _floor_of(parser.get("options", "python_requires", fallback=None))
+    return None
+
+
+def _floor_of(value: object) -> tuple[int, int] | None:
+    match = _FLOOR.search(value) if isinstance(value, str) else None
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+FLOOR_EXAMPLES: tuple[tuple[str, str, tuple[int, int] | None], ...] = (
+    ("pyproject.toml", '[project]\nname = "m"\nrequires-python = ">=3.12"\n', (3, 12)),
+    ("pyproject.toml", '[project]\nrequires-python = ">= 3.13, <4"\n', (3, 13)),
+    ("pyproject.toml", '[tool.poetry.dependencies]\npython = "^3.12"\n', (3, 12)),
+    ("setup.cfg", "[options]\npython_requires = >=3.9\n", (3, 9)),
+    ("pyproject.toml", '[project]\nrequires-python = "<4"\n', None),  # no lower bound
+    ("pyproject.toml", '[project]\nname = "m"\n', None),
+)
+"""Each: a file, its text, the floor read."""
+
+
+def sanitized_ini(
+    config: MypyConfig, mypy_path: tuple[str, ...] = (), floor: tuple[int, int] | None = None
+) -> str:
     """An ini file with only the safe options of ``config`` (global and per module), and
-    ``mypy_path`` (directories relative to where mypy runs, chosen by us, not the repository)."""
+    ``mypy_path`` (directories relative to where mypy runs, chosen by us, not the repository).
+
+    ``floor``: the oldest Python the repository supports (:func:`python_floor`). Unless the
+    configuration names a ``python_version``, mypy checks for the Python it runs on; for a
+    repository that needs a newer one its CI's mypy runs on that, so we target it too
+    (mitmproxy's ``def _require_auth[**P, R](...)`` is no syntax error on Python 3.12)."""
     out = ["[mypy]", *_safe_lines(config.global_options)]
     configured = {k.replace("-", "_").strip() for k in config.global_options}
+    if "python_version" not in configured and floor is not None and floor > sys.version_info[:2]:
+        out.append(f"python_version = {floor[0]}.{floor[1]}")
     if "strict_bytes" not in configured:
         # mypy 2 made strict bytes the default; the repository's own (pinned, often older)
         # mypy treats bytearray as bytes. Unless the configuration asks for it, so do we:
