@@ -154,6 +154,13 @@ def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
         ("    rev: 2c7b3805fd2a0fd8c1884dcaebf91fc102a13ecd", True),
         ("          ref: 2866a0499d02341ed0603601cfe4e63b24506fcb", True),  # fosite's workflow
         ('prefix = "2866a0499d02341ed0603601cfe4e63b24506fcb"', False),
+        # traefik's glide.yaml pins and vite's pnpm patch hashes (holdout42)
+        ("  version: 490e6a555d47ca891a89a150d0c1ef3922dfffe9", True),
+        ("    hash: c07c56eb72faea34341d465cde2314e89db472106ed378181e3447893af6bf95", True),
+        (("    version: 3.0.2(patch_hash=c07c56eb72faea34341d465cde2314e89db472106ed3781"
+          "81e3447893af6bf95)"), True),
+        ('version = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),  # 48: no commit id
+        ('client_secret = "490e6a555d47ca891a89a150d0c1ef3922dfffe9"', False),
         ('SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', True),
         ('API_SECRET = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
         ('previous = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),

@@ -54,12 +54,14 @@ DETECTOR_KINDS = {"JSON Web Token": "jwt", "Private Key": "private_key"}
 ENTROPY_DETECTORS = frozenset({"Base64 High Entropy String", "Hex High Entropy String"})
 CHECKSUM_KEY = re.compile(
     r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:checksum|sha(?:1|224|256|384|512)?(?:sum)?|digest|"
-    r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?|ref)[\"']?\s*[:=]"
+    r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?|ref|hash)[\"']?\s*[:=]"
+    r"|(?:^|[\s\"'{,_-])version[\"']?\s*[:=]\s*[\"']?[0-9a-f]{40}(?![0-9a-z])"
 )
 """A key that names what a random-looking value is: a checksum, a digest or a commit id
 (go-getter's ``archive-checksum: e43f4b72...`` in a workflow, a lockfile's ``integrity:``, a
-pre-commit ``rev:``, a checkout's ``ref:`` in fosite's conformity workflow). Entropy guesses on
-such a line are information."""
+pre-commit ``rev:``, a checkout's ``ref:`` in fosite's conformity workflow, pnpm's ``hash:``
+and ``patch_hash=`` of a patched dependency), or a version that is a commit id (Glide's
+``version: 490e6a55...``, 40 hex digits). Entropy guesses on such a line are information."""
 
 MAX_SCAN_CHARS = 2_000_000
 """Larger files (generated data, bundles) are scanned by our patterns only."""
