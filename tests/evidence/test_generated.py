@@ -288,6 +288,19 @@ def test_vendored_roots_come_from_what_the_tools_write_not_a_folder_name() -> No
     assert "tool.vendoring" in roots["src/pip/_vendor/"]
     # a Go vendor folder without its module file is the project's own code
     assert vendored_roots(MemoryTree({"vendor/modules.txt": "# x\n"})) == {}
+    # before modules: Glide's and dep's lock files beside a vendor/ folder, govendor's list
+    glide = vendored_roots(MemoryTree({
+        "glide.lock": "hash: 1\n", "vendor/github.com/docker/libtrust/util.go": "package x\n",
+        "integration/Gopkg.lock": "", "integration/vendor/github.com/a/b.go": "package b\n",
+        "tools/vendor/vendor.json": "{}",
+    }))  # fmt: skip
+    assert glide == {
+        "vendor/": "Glide's glide.lock beside vendor/",
+        "integration/vendor/": "dep's Gopkg.lock beside vendor/",
+        "tools/vendor/": "govendor's vendor/vendor.json",
+    }
+    # a lock file without a vendor folder vendors nothing
+    assert vendored_roots(MemoryTree({"glide.lock": "", "lib/vendor.go": ""})) == {}
 
 
 def test_a_vendored_library_updated_is_a_dependency_change_not_the_projects_code() -> None:

@@ -218,12 +218,18 @@ def detect(
 _DIST_INFO = re.compile(r"^(?P<root>(?:.+/)?)(?P<name>[A-Za-z0-9_.]+?)-[^/]+\.dist-info/METADATA$")
 
 
+GO_VENDOR_LOCKS = {"glide.lock": "Glide", "Gopkg.lock": "dep"}
+"""Lock files of Go's vendoring tools before modules, by the tool that writes them."""
+
+
 def vendored_roots(base: RepoTree) -> dict[str, str]:
     """Folders of third-party code the base branch says it vendors, each with its evidence,
     as the tools that vendor write it (never a folder's name alone):
 
     - Go: ``vendor/modules.txt`` beside a ``go.mod`` (``go mod vendor`` writes the list of
-      the modules it copied);
+      the modules it copied); before modules, the vendoring tools' own lock files beside a
+      ``vendor/`` folder: Glide's ``glide.lock``, dep's ``Gopkg.lock``, govendor's
+      ``vendor/vendor.json`` (traefik's 2017 tree, read on holdout42);
     - Python: a distribution installed beside its ``<name>-<version>.dist-info/METADATA``
       (setuptools' ``_vendor/more_itertools`` next to ``more_itertools-10.3.0.dist-info``),
       outside test code (test fixtures hold distributions too);
@@ -239,6 +245,17 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
             module = path[: -len("vendor/modules.txt")]
             if f"{module}go.mod" in paths:
                 roots[f"{module}vendor/"] = "`go mod vendor`'s vendor/modules.txt"
+            continue
+        name = path.rsplit("/", 1)[-1]
+        if name in GO_VENDOR_LOCKS:
+            module = path[: -len(name)]
+            if f"{module}vendor/" not in roots and any(
+                p.startswith(f"{module}vendor/") for p in paths
+            ):
+                roots[f"{module}vendor/"] = f"{GO_VENDOR_LOCKS[name]}'s {name} beside vendor/"
+            continue
+        if path == "vendor/vendor.json" or path.endswith("/vendor/vendor.json"):
+            roots.setdefault(path[: -len("vendor.json")], "govendor's vendor/vendor.json")
             continue
         found = _DIST_INFO.match(path) if path.endswith(".dist-info/METADATA") else None
         if found is None or is_test(path):
