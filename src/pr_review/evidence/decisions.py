@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
-from pr_review.evidence.grammars import Scope, Tree
+from pr_review.evidence.grammars import PREFIX_TESTS, Scope, Tree
 from pr_review.evidence.lexing import mask_receivers, shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import (
@@ -253,13 +253,20 @@ def _python_atom(
     if isinstance(current, ast.match_case):
         return f"check case {ast.unparse(current.pattern)}", False
     if isinstance(current, ast.Call):
-        if (
-            callee in CONVERSIONS or last_name(callee) in SYNCHRONIZATION_CALLS
-            or _literal_method(current)
-        ):  # fmt: skip
-            return None, False
-        return f"call {last_name(callee)}", False
+        return _python_call_atom(current, in_condition, callee, six)
     return None, False
+
+
+def _python_call_atom(
+    call: ast.Call, in_condition: bool, callee: str, six: dict[str, type]
+) -> tuple[str | None, bool]:
+    """A call's atom: a prefix test outside a condition is a comparison (see
+    :data:`grammars.PREFIX_TESTS`); conversions, locks and literals' methods decide nothing."""
+    if not in_condition and last_name(callee) in PREFIX_TESTS:
+        return f"check {_condition(call, six)}", True
+    if callee in CONVERSIONS or last_name(callee) in SYNCHRONIZATION_CALLS or _literal_method(call):
+        return None, False
+    return f"call {last_name(callee)}", False
 
 
 def _literal_method(call: ast.Call) -> bool:
@@ -497,6 +504,12 @@ class SourceDecisions:
         if self._tree is not None:
             return grammars.bound_names(self._tree, scope.start, scope.end, value)
         return frozenset()
+
+    def renders_markup(self, scope: Scope) -> bool:
+        """Whether ``scope`` builds JSX (:func:`grammars.renders_markup`; never in Python)."""
+        return self._tree is not None and grammars.renders_markup(
+            self._tree, scope.start, scope.end
+        )
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
@@ -812,6 +825,27 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a returned prefix test is a comparison: its operands decide (pip's CVE-2026-8643 helper)
+        "wheel.py",
+        "def within(name, root):\n    return name.startswith(root)\n",
+        "def within(name, root):\n    return name.startswith(root + os.sep)\n",
+        True,
+    ),
+    (  # ... as in JavaScript and Go, where it was a call by its last name before
+        "root.js",
+        "function within(p, root) {\n  return p.startsWith(root)\n}\n",
+        "function within(p, root) {\n  return p.startsWith(root + path.sep)\n}\n",
+        True,
+    ),
+    (  # ... and the same test bound to a name before it is returned decides the same
+        "root.go",
+        "package fs\nfunc within(p, root string) bool {\n\treturn strings.HasPrefix(p, root)\n}\n",
+        (
+            "package fs\nfunc within(p, root string) bool {\n"
+            "\tok := strings.HasPrefix(p, root)\n\treturn ok\n}\n"
+        ),
+        False,
+    ),
     (  # Go 1.24's iterator form of a split, as `modernize` writes it (minio's filter rule check)
         "config.go",
         (

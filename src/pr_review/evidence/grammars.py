@@ -298,6 +298,11 @@ _CONDITION_PARENTS = frozenset(
 _DECIDING_OPERATORS = frozenset(
     {"==", "!=", "===", "!==", "<", ">", "<=", ">=", "&&", "||", "??", "instanceof", "in"}
 )
+PREFIX_TESTS = frozenset({"startswith", "startsWith", "HasPrefix"})
+"""Calls testing whether a string begins with another: outside a condition (``return
+dest.startswith(root + os.sep)``, ``ok := strings.HasPrefix(p, root)``) such a call is a
+comparison like ``a == b`` and decides as one, its arguments included (a containment helper's
+``root`` -> ``root + os.sep`` is the fix of a prefix-confusion escape)."""
 _REFUSALS = frozenset({"throw_statement", "raise_statement", "throw_expression"})
 _CALLS = frozenset({"call_expression", "method_invocation", "call", "new_expression"})
 _TYPE_ONLY = frozenset(
@@ -498,6 +503,16 @@ def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> fro
     return frozenset(out)
 
 
+MARKUP_NODES = frozenset({"jsx_element", "jsx_self_closing_element", "jsx_fragment"})
+
+
+def renders_markup(tree: Tree, start: int, end: int) -> bool:
+    """Whether the function spanning lines ``start``..``end`` builds JSX (a UI component or a
+    render helper: what its conditions decide is what a browser shows its own user)."""
+    node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
+    return node is not None and any(n.type in MARKUP_NODES for n in _walk(node))
+
+
 def _walk(node: Any) -> Iterator[Any]:
     stack = [node]
     while stack:
@@ -518,6 +533,8 @@ def _atoms_of_node(
     whether it decides (its children are then part of a condition already counted)."""
     kind = node.type
     found: list[str] = []
+    if callee and not in_condition and _last(callee) in PREFIX_TESTS:
+        return [f"check {_code_text(node, data)}"], True
     if callee and callee not in conversions:
         found.append(f"call {_last(callee)}")
     condition = node.child_by_field_name("condition") if kind in _CONDITION_PARENTS else None

@@ -254,17 +254,73 @@ def _resolved_prefix_test(
     ``found``) tests the prefix of a path made absolute or canonical in it, or of a name the
     function assigns from one on either side."""
     checks = [a.removeprefix("check ") for a in changed if a.startswith("check ")]
-    tests = [c for c in checks if PREFIX_TEST.search(c)]
-    if not tests:
+    tested = [subject for c in checks for subject in prefix_subjects(c)]
+    if not tested:
         return False
-    if any(RESOLVED_PATH.search(c) for c in tests):
+    if any(RESOLVED_PATH.search(subject) for subject in tested):
         return True
     names: set[str] = set()
     if found.after is not None:
         names |= sides.parsed("head", f.path).bound_at(found.after, RESOLVED_PATH)
     if found.before is not None:
         names |= sides.parsed("base", f.old_path or f.path).bound_at(found.before, RESOLVED_PATH)
-    return any(name in names for c in tests for name in _IDENTIFIER.findall(c))
+    return any(name in names for subject in tested for name in _IDENTIFIER.findall(subject))
+
+
+_CLOSING = {")": "(", "]": "["}
+
+
+def prefix_subjects(condition: str) -> list[str]:
+    """The string each prefix test in ``condition`` examines: the receiver of
+    ``x.startswith(root)``/``x.startsWith(root)``, the first argument of
+    ``strings.HasPrefix(x, root)``. A containment check resolves the path it tests, not the
+    root it tests against (werkzeug's ``self.filename.startswith(os.path.realpath(p))``
+    asks whether a traceback frame is a library's)."""
+    out = []
+    for match in PREFIX_TEST.finditer(condition):
+        if match.group().startswith("HasPrefix"):
+            out.append(_first_argument(condition, match.end()))
+            continue
+        end = match.start() - 1  # the '.' before the method
+        if end < 0 or condition[end] != ".":
+            continue
+        out.append(_receiver(condition, end))
+    return [subject for subject in out if subject]
+
+
+def _first_argument(text: str, start: int) -> str:
+    """The text from ``start`` to the first comma or closing parenthesis at depth 0."""
+    depth = 0
+    for i in range(start, len(text)):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return text[start:i].strip()
+            depth -= 1
+        elif char == "," and depth == 0:
+            return text[start:i].strip()
+    return text[start:].strip()
+
+
+def _receiver(text: str, end: int) -> str:
+    """The member chain (names, calls, subscripts) ending just before ``end``."""
+    i = end
+    while i > 0:
+        char = text[i - 1]
+        if char in _CLOSING:
+            depth, opening = 0, _CLOSING[char]
+            while i > 0:
+                i -= 1
+                depth += {char: 1, opening: -1}.get(text[i], 0)
+                if depth == 0:
+                    break
+        elif char.isalnum() or char in "_$.":
+            i -= 1
+        else:
+            break
+    return text[i:end].strip()
 
 
 def module_strings(path: str, source: str | None) -> dict[str, str]:
@@ -757,6 +813,15 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "    base = os.path.abspath(root)",
         "    return [n for n in names if n and not n.startswith('_')]",
     ), None),
+    # ... nor the prefix a resolved root is tested against: whether a traceback frame's file is
+    # a library's (werkzeug's debugger, `self.filename.startswith(os.path.realpath(path))`)
+    ("debug/tbtools.py", _lines(
+        "def is_library(filename):",
+        "    return any(filename.startswith(os.path.realpath(p)) for p in paths())",
+    ), _lines(
+        "def is_library(filename):",
+        "    return any(filename.startswith((p, os.path.realpath(p))) for p in paths())",
+    ), None),
     # ... nor is a promise's `resolve`
     ("lib/queue.js", _lines(
         "async function next(q) {",
@@ -768,6 +833,48 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "  const item = await new Promise((resolve) => q.once('item', resolve))",
         "  if (item.startsWith('#')) { return null }",
         "  return item",
+        "}",
+    ), None),
+    # a containment helper returning its prefix test, called by a refusal the PR adds (pip,
+    # CVE-2026-8643: an entry point's script name with `..` was written outside the folder)
+    ("install/wheel.py", _lines(
+        "def check_entrypoint(spec):",
+        "    entry = get_export_entry(spec)",
+        "    if entry is not None and entry.suffix is None:",
+        "        raise MissingCallableSuffix(str(entry))",
+    ), _lines(
+        "def _within(name, scripts_dir):",
+        "    root = os.path.normpath(scripts_dir)",
+        "    dest = os.path.normpath(os.path.join(scripts_dir, name))",
+        "    return dest.startswith(root + os.sep)",
+        "",
+        "def check_entrypoint(spec, scripts_dir):",
+        "    entry = get_export_entry(spec)",
+        "    if entry is not None and entry.suffix is None:",
+        "        raise MissingCallableSuffix(str(entry))",
+        "    if entry is not None and not _within(entry.name, scripts_dir):",
+        "        raise InstallationError('outside the scripts directory')",
+    ), "path-containment-changed"),
+    # the returned prefix test itself rewritten: `/srv/app` no longer admits `/srv/app-old`
+    ("pkg/fs/root.go", _lines(
+        "package fs",
+        "func within(root, p string) bool {",
+        "	return strings.HasPrefix(filepath.Clean(p), root)",
+        "}",
+    ), _lines(
+        "package fs",
+        "func within(root, p string) bool {",
+        "	return strings.HasPrefix(filepath.Clean(p), root+string(filepath.Separator))",
+        "}",
+    ), "path-containment-changed"),
+    # ... but a returned prefix test of a string no resolver made is a plain string test
+    ("src/headers.ts", _lines(
+        "function isJson(type: string): boolean {",
+        "  return type.startsWith('application/json')",
+        "}",
+    ), _lines(
+        "function isJson(type: string): boolean {",
+        "  return type.startsWith('application/json') || type.startsWith('application/ld+json')",
         "}",
     ), None),
 )  # fmt: skip
