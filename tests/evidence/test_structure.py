@@ -326,6 +326,12 @@ def test_session_module_alone_is_moderate() -> None:
         ("@types/index.test-d.ts", PathKind.TEST),  # tsd's type tests (node-fetch)
         ("benchmarks/run.js", PathKind.TEST),
         ("src/bench.ts", PathKind.CODE),
+        # a test runner's own configuration runs the tests; an app's build configuration ships
+        ("vitest.config.e2e.ts", PathKind.TEST),  # vite's end-to-end runner (holdout42)
+        ("jest.config.js", PathKind.TEST),
+        ("packages/app/playwright.config.ts", PathKind.TEST),
+        ("vite.config.ts", PathKind.CODE),
+        ("src/jest.ts", PathKind.CODE),
         ("pkg/license.py", PathKind.CODE),
         ("SECURITY.md", PathKind.DOCS),
         ("LICENSE", PathKind.DOCS),
@@ -884,3 +890,50 @@ def test_a_receiver_chain_renamed_or_shortened_masks_alike() -> None:
     assert same("event.request.method === 'x'") == same("event.req.method === 'x'")
     assert same("h.Header.Add('X-Real-IP', ip)") != same("h.Header.Set('X-Real-IP', ip)")
     assert mask_receivers("a.b.c === 'os.path.sep'") == "_.c === 'os.path.sep'"
+
+
+_TLS_COLUMN = (
+    "export const tls = ({ flow }) => {\n"
+    "  return (\n"
+    "    <td className={flow.tls_established ? 'col-tls-https' : 'col-tls-http'} />\n"
+    "  );\n"
+    "};\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("head", "red"),
+    [
+        # mitmproxy's `tls` column: what the flow table shows, not what a server lets through
+        (
+            (
+                "export const tls = ({ flow }) => {\n"
+                "  const secure = flow.tls_established;\n"
+                "  return (\n"
+                "    <td className={secure ? 'col-tls-https' : 'col-tls-http'}\n"
+                "        title={secure ? 'TLS encrypted' : 'Plaintext'} />\n"
+                "  );\n"
+                "};\n"
+            ),
+            False,
+        ),
+        # ... but the same name deciding without markup is the rule's business
+        (
+            (
+                "export const tls = ({ flow }) => {\n"
+                "  if (!flow.tls_established) { throw new Error('plaintext') }\n"
+                "  return flow.tls_established;\n"
+                "};\n"
+            ),
+            True,
+        ),
+    ],
+)
+def test_a_ui_component_named_for_a_security_concern_decides_nothing(head: str, red: bool) -> None:
+    lane, factors = _risk(
+        files=[file_diff("web/FlowColumns.tsx", head.splitlines(), _TLS_COLUMN.splitlines())],
+        base={"web/FlowColumns.tsx": _TLS_COLUMN},
+        head={"web/FlowColumns.tsx": head},
+    )
+    assert ("security-check-changed:red" in factors) is red
+    assert (lane is Lane.RED) is red

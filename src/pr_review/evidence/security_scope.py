@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.decisions import Sides, changed_functions
+from pr_review.evidence.decisions import FunctionChange, Sides, changed_functions
 from pr_review.evidence.lexer_tokens import holds_lexer_tokens
 from pr_review.evidence.project_names import named_words
 from pr_review.evidence.scopes import ScopedLine, defined_chains, scoped_lines, words
@@ -310,6 +310,18 @@ def security_scope_factors(
     return out
 
 
+def _component(found: FunctionChange, f: FileDiff, sides: Sides) -> bool:
+    """Whether the function renders JSX on every side it has: a UI component named for a
+    security concern (mitmproxy's `tls` column, showing whether a flow was encrypted) decides
+    what a browser shows its own user, which no server trusts; markup built from input is read
+    by the `html` sink rules."""
+    sides_of = [("head", f.path, found.after), ("base", f.old_path or f.path, found.before)]
+    present = [(side, path, scope) for side, path, scope in sides_of if scope is not None]
+    return bool(present) and all(
+        sides.parsed(side, path).renders_markup(scope) for side, path, scope in present
+    )
+
+
 def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: Sides) -> RiskFactor | None:
     """Red when a function named for a security concern changes what it decides, refuses or
     calls (on both sides' syntax trees): the name says what the code is for, the tree says
@@ -320,6 +332,8 @@ def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: Sides) -> RiskF
     added = [h.line for h in hits if h.side == "added"]
     removed = [h.line for h in hits if h.side == "removed"]
     for found in changed_functions(f, added, sides, removed=removed):
+        if _component(found, f, sides):
+            continue
         hit = named[found.line.chain]
         return RiskFactor(
             factor=CHECK_FACTOR,

@@ -38,15 +38,17 @@ GENERIC_ROOTS = frozenset(
 DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".adoc", ".txt", ".rdoc", ".org"})
 DOC_DIRS = frozenset({"docs", "doc", "documentation", "man", "website"})
 EXAMPLE_DIRS = frozenset(
-    {"examples", "example", "_examples", "sandbox", "demo", "demos", "docs_src"}
-)
+    {"examples", "example", "_examples", "sandbox", "demo", "demos", "docs_src",
+     "playground"}
+)  # fmt: skip
 """Top-level folders of example and playground code: not part of what the project ships, so
 they count with the docs for the lane (green when only they change). ``docs_src`` holds the
 programs a documentation site includes (FastAPI, Typer, SQLModel and the MCP Python SDK keep
 their tutorials' code there: a tutorial's ``subscriptions`` permission check was red as
-access-control and money logic, held out on holdout40). Sink evidence that is red
-wherever it sits (a client-chosen upload name used as a path) still reads them: users copy
-examples."""
+access-control and money logic, held out on holdout40); ``playground`` holds the apps a
+project tries itself out in (vite's end-to-end test apps, read on holdout42). Sink evidence
+that is red wherever it sits (a client-chosen upload name used as a path) still reads them:
+users copy examples."""
 GITHUB_DOC_DIRS = frozenset({"issue_template", "discussion_template", "pull_request_template"})
 """``.github/ISSUE_TEMPLATE/``: issue forms are text shown to reporters, not behaviour."""
 GITHUB_TEMPLATE_STEMS = frozenset({"issue_template", "pull_request_template"})
@@ -115,8 +117,13 @@ TEST_DIRS = frozenset(
 )  # fmt: skip
 _TEST_FILE = re.compile(
     r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec|test-d)\.[cm]?[jt]sx?$"
-    r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$|.+\.snap$|.+\.bench\.[cm]?[jt]sx?$)"
+    r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$|.+\.snap$|.+\.bench\.[cm]?[jt]sx?$"
+    r"|(?:vitest|jest|playwright|cypress)\.(?:config|workspace)(?:\.[\w-]+)?\.[cm]?[jt]s$"
+    r"|karma\.conf\.[cm]?js$)"
 )
+"""Test files by name; also a test runner's own configuration (``vitest.config.e2e.ts``,
+``jest.config.js``, ``playwright.config.ts``: what runs the tests, never shipped; an app's
+``vite.config.ts`` builds what ships and is code)."""
 MANIFESTS = frozenset(
     {
         "requirements.txt",
