@@ -258,6 +258,9 @@ REPOS = {
     "vite": ("vitejs/vite", "typescript", "front-end build tool and dev server"),
     "traefik": ("traefik/traefik", "go", "reverse proxy and load balancer"),
     "mitmproxy": ("mitmproxy/mitmproxy", "python", "intercepting HTTP proxy"),
+    "socket.io": ("socketio/socket.io", "typescript", "realtime messaging server and client"),
+    "nats-server": ("nats-io/nats-server", "go", "message broker server"),
+    "nbconvert": ("jupyter/nbconvert", "python", "notebook converter"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
