@@ -723,11 +723,26 @@ def _comparisons(
         if operator is None or operator.type not in _ORDER:
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        for side, op in ((right, operator.type), (left, FLIPPED[operator.type])):
+        for side, other, op in (
+            (right, left, operator.type), (left, right, FLIPPED[operator.type])
+        ):
             name = _last_identifier(side, data) if side is not None else None
-            if name is not None and is_bound(name):
+            if name is not None and is_bound(name) and not _number_literal(other, data):
                 yield op, name
                 break
+
+
+_NUMBERS = frozenset({"number", "int_literal", "float_literal", "integer", "float"})
+
+
+def _number_literal(node: Any, data: bytes) -> bool:
+    """A number written in the code (``0``, ``-1``): a bound compared with one is tested for
+    being set or sane (``if fs.cfg.MaxMsgsPer > 0``), not enforced on input."""
+    if node is None:
+        return False
+    if node.type == "unary_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node.type in _NUMBERS
 
 
 @dataclass(frozen=True)

