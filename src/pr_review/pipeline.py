@@ -30,7 +30,7 @@ from pr_review.reviewers.capped import CappedModel
 from pr_review.reviewers.credentials import missing_credentials
 from pr_review.reviewers.interface import StructuredModel
 from pr_review.reviewers.run import run_reviewers
-from pr_review.schema.enums import TrustMode
+from pr_review.schema.enums import NotReviewedReason, TrustMode
 from pr_review.schema.finding import SynthesizedFinding
 from pr_review.schema.pack import EvidencePack
 from pr_review.schema.run import (
@@ -53,6 +53,13 @@ from pr_review.synthesis.memory import (
 from pr_review.verifiers.candidates import verifier_candidates
 
 Progress = Callable[[str], None]
+
+
+def vendored_paths(pack: EvidencePack) -> frozenset[str]:
+    """The files the pack leaves out as vendored third-party code."""
+    return frozenset(
+        n.path for n in pack.diff.not_reviewed if n.reason is NotReviewedReason.VENDORED
+    )
 
 
 def _quiet(_: str) -> None:
@@ -154,7 +161,7 @@ def run_review(
     progress("synthesizing findings")
     carried = incremental.carried
     candidates = (
-        *verifier_candidates(pack.verification, pr.diff),
+        *verifier_candidates(pack.verification, pr.diff, vendored_paths(pack)),
         *reviewed.candidates,
         *carried,
     )

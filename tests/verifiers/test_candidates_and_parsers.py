@@ -77,6 +77,19 @@ def test_secret_candidates_never_carry_the_line_and_need_a_human() -> None:
     assert (c.severity, c.requires_human) == (Severity.CRITICAL, True)
 
 
+def test_vendored_code_gives_no_lint_or_pattern_candidates_but_secrets_stay() -> None:
+    # traefik's Glide bump carried libtrust's InsecureSkipVerify (holdout42): the dependency's
+    # code, which the PR only copied; a credential there is leaked all the same
+    diff = diff_adding("a.py", {10: "    subprocess.call(cmd, shell=True)", 1: "TOKEN=x"})
+    both = Verification(verifiers=(
+        *verification("sinks", finding(10, "go-tls-insecure")).verifiers,
+        *verification("secrets", finding(1, "github_token")).verifiers,
+    ))  # fmt: skip
+    assert {c.origin for c in verifier_candidates(both, diff)} == {"sinks", "secrets"}
+    kept = verifier_candidates(both, diff, vendored=frozenset({"a.py"}))
+    assert [c.origin for c in kept] == ["secrets"]
+
+
 def test_duplicate_findings_get_distinct_ids() -> None:
     diff = diff_adding("a.py", {1: "x"})
     ids = [c.finding_id for c in verifier_candidates(

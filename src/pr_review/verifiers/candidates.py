@@ -181,13 +181,22 @@ def _candidate(run: VerifierRun, finding: VerifierFinding, added: AddedLines) ->
     )
 
 
-def verifier_candidates(verification: Verification, diff: Diff) -> tuple[CandidateFinding, ...]:
-    """Every finding of every verifier run as a candidate finding, ids unique and stable."""
+def verifier_candidates(
+    verification: Verification, diff: Diff, vendored: frozenset[str] = frozenset()
+) -> tuple[CandidateFinding, ...]:
+    """Every finding of every verifier run as a candidate finding, ids unique and stable.
+
+    ``vendored``: files the evidence pack lists as third-party code the base branch vendors
+    (not reviewed, a dependency change). A lint, type or pattern finding there is about a
+    dependency's code the PR only copied (traefik's Glide bump carried libtrust's
+    ``InsecureSkipVerify``), so it is no candidate; a secret is, wherever it sits."""
     out: list[CandidateFinding] = []
     seen: dict[str, int] = {}
     added = AddedLines(diff)
     for run in verification.verifiers:
         for finding in run.findings:
+            if finding.file in vendored and category_of(run.name) is not Category.SECRETS:
+                continue
             candidate = _candidate(run, finding, added)
             count = seen.get(candidate.finding_id, 0)
             seen[candidate.finding_id] = count + 1
