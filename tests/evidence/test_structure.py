@@ -917,7 +917,19 @@ _TLS_COLUMN = (
             ),
             False,
         ),
-        # ... but the same name deciding without markup is the rule's business
+        # ... but a component that gains a refusal is read as any function (server rendering)
+        (
+            (
+                "export const tls = ({ flow }) => {\n"
+                "  if (!flow.tls_established) { throw new Error('plaintext') }\n"
+                "  return (\n"
+                "    <td className={flow.tls_established ? 'col-tls-https' : 'col-tls-http'} />\n"
+                "  );\n"
+                "};\n"
+            ),
+            True,
+        ),
+        # ... and the same name deciding without markup is the rule's business
         (
             (
                 "export const tls = ({ flow }) => {\n"
