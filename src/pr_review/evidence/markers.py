@@ -224,8 +224,9 @@ RESOLVED_PATH = re.compile(
 """A call that makes a path absolute or canonical: Python's ``os.path.abspath``/``realpath``/
 ``normpath`` and pathlib's ``.resolve()``, Go's ``filepath.Clean``/``Abs``/``EvalSymlinks`` and
 ``path.Clean``, Node's ``path.resolve``/``normalize`` (not a promise's ``resolve(x)``)."""
-PREFIX_TEST = re.compile(r"\b(?:startswith|HasPrefix|startsWith)\s*\(")
-"""A test whether a string begins with another (a path library's own containment predicates,
+PREFIX_TEST = re.compile(r"\b(?:" + "|".join(sorted(grammars.PREFIX_TESTS)) + r")\s*\(")
+"""A call of one of :data:`grammars.PREFIX_TESTS`, the same vocabulary the decision atoms read:
+a test whether a string begins with another (a path library's own containment predicates,
 ``is_relative_to``, ``IsLocal``, ``commonpath``, are read by
 :mod:`pr_review.evidence.path_escapes`)."""
 RESOLVED_CONTAINMENT = Marker(
