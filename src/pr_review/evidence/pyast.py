@@ -14,6 +14,7 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 
 from pr_review.evidence.shared_parses import parsed
@@ -104,12 +105,22 @@ the eval reviews cases concurrently), and ``warnings.catch_warnings`` is process
 Parsing is serialized; it is a small part of a review."""
 
 
+@contextmanager
+def silenced(category: type[Warning] = Warning) -> Iterator[None]:
+    """Warnings of ``category`` ignored for the block, one block at a time in the process
+    (:data:`_PARSE_LOCK`): every parse of the PR's text that quiets Python's warnings goes
+    through here (``ast.parse`` on invalid escapes, the regex parser's "Possible nested set"),
+    so no two threads save and restore the warning filters across each other."""
+    with _PARSE_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore", category)
+        yield
+
+
 def _parse(source: str, limit: int = MAX_SOURCE_CHARS) -> ast.Module | None:
     if len(source) > limit:
         return None
     try:
-        with _PARSE_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes in the PR's code are its business
+        with silenced():  # invalid escapes in the PR's code are its business
             return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None

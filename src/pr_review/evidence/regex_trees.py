@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import importlib
 import re
-import threading
-import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from pr_review.evidence.pyast import silenced
 
 _parser: Any
 _c: Any
@@ -460,17 +460,11 @@ def _parse(pattern: str, flags: int = 0) -> list[Any] | None:
     if _parser is None or len(pattern) > _MAX_PATTERN:
         return None
     try:
-        with _PARSE_LOCK, warnings.catch_warnings():
-            # "Possible nested set" and its kin: the PR's pattern, read as it is, is its business
-            warnings.simplefilter("ignore", FutureWarning)
+        # "Possible nested set" and its kin: the PR's pattern, read as it is, is its business
+        with silenced(FutureWarning):
             return list(_parser.parse(pattern, flags))
     except (re.error, ValueError, TypeError, OverflowError, RecursionError):
         return None
-
-
-_PARSE_LOCK = threading.Lock()
-"""``warnings.catch_warnings`` is process-global: parses that silence the parser's warnings
-are serialized (the eval reviews cases in threads)."""
 
 
 def ambiguities(
