@@ -70,12 +70,16 @@ def find_mypy_config(tree: RepoTree) -> MypyConfig | None:
     return None
 
 
-def _from_toml(text: str, name: str) -> MypyConfig | None:
+def _toml(text: str) -> dict[str, Any]:
+    """A TOML file's tables; empty when it does not parse (the repository's problem, not ours)."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError:
-        return None
-    section = data.get("tool", {}).get("mypy")
+        return {}
+
+
+def _from_toml(text: str, name: str) -> MypyConfig | None:
+    section = _toml(text).get("tool", {}).get("mypy")
     if not isinstance(section, dict):
         return None
     overrides = []
@@ -136,10 +140,7 @@ def python_floor(tree: RepoTree) -> tuple[int, int] | None:
     ``setup.cfg``; None when neither names a lower bound. Examples: ``FLOOR_EXAMPLES``."""
     text = tree.read("pyproject.toml")
     if text is not None:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
-            data = {}
+        data = _toml(text)
         project = data.get("project")
         poetry = data.get("tool", {}).get("poetry", {}).get("dependencies")
         for value in (
