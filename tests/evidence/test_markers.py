@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from pr_review.evidence.decisions import SourceDecisions
 from pr_review.evidence.markers import (
     MARKER_EXAMPLES,
     MARKERS,
@@ -111,3 +112,31 @@ def test_of_two_functions_of_one_name_the_changed_lines_own_is_read() -> None:
     )
     assert [f.factor for f in found] == ["path-containment-changed"]
     assert "`flags:Flags.path` (line 5)" in found[0].why
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "expected"),
+    [
+        ("a.js", "function f(p) {\n  if (path.resolve(p).startsWith(root)) return 1\n}\n",
+         [("path.resolve(p).startsWith(root)", "path.resolve(p)")]),
+        ("a.ts", "function f(p: string) {\n  return p?.startsWith(root as string)\n}\n",
+         [("p?.startsWith(root)", "p")]),
+        ("a.go", ("package a\n\nfunc f(p string) bool {\n"
+                  "\treturn strings.HasPrefix(filepath.Clean(p), root)\n}\n"),
+         [("strings.HasPrefix(filepath.Clean(p),root)", "filepath.Clean(p)")]),
+        ("a.py", "def f(p):\n    return os.path.realpath(p).startswith(root + os.sep)\n",
+         [("os.path.realpath(p).startswith(root + os.sep)", "os.path.realpath(p)")]),
+        ("A.java", "class A {\n  boolean f(String p) {\n    return p.startsWith(root);\n  }\n}\n",
+         [("p.startsWith(root)", "p")]),
+        ("a.js", "function f(p) {\n  return p.endsWith(root) || startsWith(p, root)\n}\n", []),
+    ],
+)
+def test_a_prefix_test_is_read_with_the_string_it_examines_on_the_syntax_tree(
+    path: str, source: str, expected: list[tuple[str, str]]
+) -> None:
+    sides = SourceDecisions(path, source)
+    scope = (scope_tree(path, source) or [])[0]
+    function = scope.children[0] if path.endswith(".java") else scope
+    assert sides.prefix_tests_at(function) == expected
+    checks = [a for a in sides.atoms_at(function) or () if a.startswith("check ")]
+    assert all(any(code in check for check in checks) for code, _ in expected), checks

@@ -425,6 +425,15 @@ def _python_bound(node: ast.AST, value: re.Pattern[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _python_prefix_tests(node: ast.AST) -> list[tuple[str, str]]:
+    """Each ``x.startswith(root)`` in ``node``, as its code and the string it examines."""
+    return [
+        (ast.unparse(sub), ast.unparse(sub.func.value)) for sub in ast.walk(node)
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+        and sub.func.attr in PREFIX_TESTS
+    ]  # fmt: skip
+
+
 def _python_function(tree: ast.Module, start: int) -> ast.AST | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -504,6 +513,17 @@ class SourceDecisions:
         if self._tree is not None:
             return grammars.bound_names(self._tree, scope.start, scope.end, value)
         return frozenset()
+
+    def prefix_tests_at(self, scope: Scope) -> list[tuple[str, str]]:
+        """Each prefix test (:data:`grammars.PREFIX_TESTS`) ``scope`` calls, as its code (as
+        its decision atoms write it) and the string it examines (Python on :mod:`ast`, others
+        on tree-sitter: :func:`grammars.prefix_tests`)."""
+        if self._python is not None:
+            node = _python_function(self._python, scope.start)
+            return [] if node is None else _python_prefix_tests(node)
+        if self._tree is not None:
+            return grammars.prefix_tests(self._tree, scope.start, scope.end)
+        return []
 
     def renders_markup(self, scope: Scope) -> bool:
         """Whether ``scope`` builds JSX (:func:`grammars.renders_markup`; never in Python)."""

@@ -503,6 +503,43 @@ def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> fro
     return frozenset(out)
 
 
+def prefix_tests(tree: Tree, start: int, end: int) -> list[tuple[str, str]]:
+    """Each call of one of :data:`PREFIX_TESTS` in the function spanning lines
+    ``start``..``end``, as its code text (as a decision atom writes it) and the string it
+    examines: the receiver of ``x.startsWith(root)``, the first argument of
+    ``strings.HasPrefix(x, root)``."""
+    node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
+    if node is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for current in _walk(node):
+        if current.type not in _CALLS:
+            continue
+        subject = _prefix_subject(current, tree.data)
+        if subject is not None:
+            out.append((_code_text(current, tree.data), _code_text(subject, tree.data)))
+    return out
+
+
+def _prefix_subject(call: Any, data: bytes) -> Any | None:
+    """The node a prefix-test ``call`` examines, or None when it is no prefix test."""
+    target = call.child_by_field_name("function")
+    if target is None:  # Java's `s.startsWith(root)` names its method and receiver itself
+        target = call if call.type == "method_invocation" else None
+    if target is None:
+        return None
+    method = (target.child_by_field_name("property") or target.child_by_field_name("field")
+              or target.child_by_field_name("name"))
+    name = _text(method, data)
+    if name not in PREFIX_TESTS:
+        return None
+    if name == "HasPrefix":  # strings.HasPrefix(s, prefix), bytes.HasPrefix
+        arguments = call.child_by_field_name("arguments")
+        named = [] if arguments is None else arguments.named_children
+        return next((a for a in named if "comment" not in a.type), None)
+    return target.child_by_field_name("object")
+
+
 MARKUP_NODES = frozenset({"jsx_element", "jsx_self_closing_element", "jsx_fragment"})
 
 

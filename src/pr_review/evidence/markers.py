@@ -195,7 +195,8 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
         helper = None
         if marker is None:
             marker, helper = _through_helper(changed, sides)
-        if marker is None and _resolved_prefix_test(changed, found, f, sides):
+        raw = (*found.change.added, *found.change.removed)
+        if marker is None and _resolved_prefix_test(raw, found, f, sides):
             marker = RESOLVED_CONTAINMENT
         if marker is None:
             continue
@@ -253,75 +254,30 @@ def _resolved_prefix_test(
 ) -> bool:
     """Whether a condition in ``changed`` (atoms the PR adds or removes in the function of
     ``found``) tests the prefix of a path made absolute or canonical in it, or of a name the
-    function assigns from one on either side."""
+    function assigns from one on either side. A containment check resolves the path it tests,
+    not the root it tests against (werkzeug's ``self.filename.startswith(os.path.realpath(p))``
+    asks whether a traceback frame is a library's): what a prefix test examines is read on the
+    syntax tree (:meth:`SourceDecisions.prefix_tests_at`)."""
     checks = [a.removeprefix("check ") for a in changed if a.startswith("check ")]
-    tested = [subject for c in checks for subject in prefix_subjects(c)]
+    if not checks:
+        return False
+    head = sides.parsed("head", f.path) if found.after is not None else None
+    base = sides.parsed("base", f.old_path or f.path) if found.before is not None else None
+    calls = [
+        *(head.prefix_tests_at(found.after) if head and found.after else ()),
+        *(base.prefix_tests_at(found.before) if base and found.before else ()),
+    ]
+    tested = [subject for call, subject in calls if any(call in check for check in checks)]
     if not tested:
         return False
     if any(RESOLVED_PATH.search(subject) for subject in tested):
         return True
     names: set[str] = set()
-    if found.after is not None:
-        names |= sides.parsed("head", f.path).bound_at(found.after, RESOLVED_PATH)
-    if found.before is not None:
-        names |= sides.parsed("base", f.old_path or f.path).bound_at(found.before, RESOLVED_PATH)
+    if head is not None and found.after is not None:
+        names |= head.bound_at(found.after, RESOLVED_PATH)
+    if base is not None and found.before is not None:
+        names |= base.bound_at(found.before, RESOLVED_PATH)
     return any(name in names for subject in tested for name in _IDENTIFIER.findall(subject))
-
-
-_CLOSING = {")": "(", "]": "["}
-
-
-def prefix_subjects(condition: str) -> list[str]:
-    """The string each prefix test in ``condition`` examines: the receiver of
-    ``x.startswith(root)``/``x.startsWith(root)``, the first argument of
-    ``strings.HasPrefix(x, root)``. A containment check resolves the path it tests, not the
-    root it tests against (werkzeug's ``self.filename.startswith(os.path.realpath(p))``
-    asks whether a traceback frame is a library's)."""
-    out = []
-    for match in PREFIX_TEST.finditer(condition):
-        if match.group().startswith("HasPrefix"):
-            out.append(_first_argument(condition, match.end()))
-            continue
-        end = match.start() - 1  # the '.' before the method
-        if end < 0 or condition[end] != ".":
-            continue
-        out.append(_receiver(condition, end))
-    return [subject for subject in out if subject]
-
-
-def _first_argument(text: str, start: int) -> str:
-    """The text from ``start`` to the first comma or closing parenthesis at depth 0."""
-    depth = 0
-    for i in range(start, len(text)):
-        char = text[i]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return text[start:i].strip()
-            depth -= 1
-        elif char == "," and depth == 0:
-            return text[start:i].strip()
-    return text[start:].strip()
-
-
-def _receiver(text: str, end: int) -> str:
-    """The member chain (names, calls, subscripts) ending just before ``end``."""
-    i = end
-    while i > 0:
-        char = text[i - 1]
-        if char in _CLOSING:
-            depth, opening = 0, _CLOSING[char]
-            while i > 0:
-                i -= 1
-                depth += {char: 1, opening: -1}.get(text[i], 0)
-                if depth == 0:
-                    break
-        elif char.isalnum() or char in "_$.":
-            i -= 1
-        else:
-            break
-    return text[i:end].strip()
 
 
 def module_strings(path: str, source: str | None) -> dict[str, str]:
