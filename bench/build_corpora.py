@@ -264,6 +264,9 @@ REPOS = {
     "mathjs": ("josdejong/mathjs", "javascript", "math library with an expression parser and evaluator"),
     "quic-go": ("quic-go/quic-go", "go", "QUIC and HTTP/3 implementation"),
     "gradio": ("gradio-app/gradio", "python", "web UI framework for machine-learning apps"),
+    "webpack-dev-server": ("webpack/webpack-dev-server", "javascript", "development server"),
+    "hydra": ("ory/hydra", "go", "OAuth 2.0 and OpenID Connect server"),
+    "saleor": ("saleor/saleor", "python", "e-commerce GraphQL API server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
