@@ -236,6 +236,24 @@ def test_a_dependencys_advisory_named_with_the_dependency_stays_a_bump() -> None
     assert lane is not Lane.RED
 
 
+@pytest.mark.parametrize(
+    ("entry", "own"),
+    [
+        ("feat:Upgrade vulnerable frontend dependencies", False),  # gradio (holdout44)
+        ("- Bump deps to fix CVE-2024-4067 in micromatch", False),
+        ("- Security: prototype pollution in the query parser (GHSA-xxxx-yyyy-zzzz)", True),
+    ],
+)
+def test_an_entry_about_the_dependencies_as_a_class_announces_theirs(
+    entry: str, own: bool
+) -> None:
+    package = file_diff("package.json", ['    "vite": "^7.1.11",'], ['    "vite": "^7.1.5",'])
+    notes = file_diff(".changeset/neat-badgers-cut.md", ["---", '"gradio": patch', "---", entry])
+    kinds = {package.path: classify(package.path), notes.path: classify(notes.path)}
+    found = dependency_fix_markers([package, notes], kinds, [], [package])
+    assert bool(found) is own, found
+
+
 def test_a_release_setting_its_own_version_bumps_no_dependency() -> None:
     release = file_diff("package.json", ['  "version": "6.9.10",'], ['  "version": "6.9.9",'])
     notes = file_diff("CHANGELOG.md", ["### Security", "- Fix SMTP command injection"])

@@ -280,6 +280,11 @@ def dependency_names(manifests: Sequence[FileDiff]) -> set[str]:
     return {n for n in names if len(n) >= 3}
 
 
+_DEPENDENCIES = re.compile(r"\b(?:dependenc(?:y|ies)|deps)\b", re.IGNORECASE)
+"""An entry saying its subject is the dependencies ("Upgrade vulnerable frontend
+dependencies", "bump deps with known CVEs") names them as a class."""
+
+
 def _names_any(line: str, names: set[str]) -> bool:
     lowered = line.lower()
     return any(
@@ -297,8 +302,9 @@ def dependency_fix_markers(
     own fix shipped through a library it bumps, as gogs fixes argument injection in
     ``git-module`` and records "_Security:_ Argument injection through a crafted branch
     name ... GHSA-2grc-qr7q-6m36" under its own name. An entry naming the bumped dependency
-    (express-session's "Fix CVE-2025-7339 (GHSA-... on-headers)") announces that dependency's
-    advisory, and a release setting its own version bumps nothing: neither is read."""
+    (express-session's "Fix CVE-2025-7339 (GHSA-... on-headers)") or the dependencies as a
+    class (gradio's "Upgrade vulnerable frontend dependencies") announces their advisories,
+    and a release setting its own version bumps nothing: none is read."""
     if _changes_code(code):
         return []  # code changed: changelog_markers reads the entry
     names = dependency_names(manifests)
@@ -306,7 +312,9 @@ def dependency_fix_markers(
         return []
 
     def own(line: str) -> str | None:
-        return None if _names_any(line, names) else claim(line)
+        if _names_any(line, names) or _DEPENDENCIES.search(line):
+            return None
+        return claim(line)
 
     for f in files:
         if not is_changelog(f.path, kinds.get(f.path)):
