@@ -121,15 +121,22 @@ CATEGORIES: tuple[Category, ...] = (
             Rule(
                 r"\b(?:abort|HTTPException|status\.HTTP)\(?\s*(?:status_code\s*=\s*)?_?40[13]\b|"
                 r"\bHTTP_40[13]_\w+|\bhttp\.Status(?:Unauthorized|Forbidden)\b|\.status\(\s*40[13]\s*\)|"
-                r"\bstatus(?:Code)?\s*===?\s*40[13]\b|\bPermissionDenied\b|\bForbiddenError\b",
+                r"\bPermissionDenied\b|\bForbiddenError\b",
                 "access-denied response",
                 (
                     "abort(403)",
-                    "if (error.response.status === 401) {",
+                    "res.status(403);",
                     "w.WriteHeader(http.StatusForbidden)",
                     "raise PermissionDenied",
                 ),
-                ("timeout = 403.5", "abort(404)"),
+                (
+                    "timeout = 403.5",
+                    "abort(404)",
+                    # a status compared is a denial received (a client telling its user), not
+                    # one given: gradio's save-to-Space toast (holdout44)
+                    "if (error.response.status === 401) {",
+                    "e?.message?.includes('403') || e?.statusCode === 403",
+                ),
             ),
             Rule(
                 r"\b(?:localStorage|sessionStorage)\.setItem\(\s*[\"'`][^\"'`]*(?i:token|jwt|auth|session)",
