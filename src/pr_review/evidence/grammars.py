@@ -703,8 +703,9 @@ def bound_checks(
         return None
     root, data = parsed
     out: list[BoundCheck] = []
+    spent = _spent(root, data)
     for line, condition, consequence in _ifs(root):
-        checks = list(_comparisons(condition, data, is_bound))
+        checks = list(_comparisons(condition, data, is_bound, spent))
         if checks and (_refuses(consequence, data, refusing_call) or _stops(consequence, data)):
             code = _code_text(condition, data)
             out.extend(BoundCheck(op, bound, line, code) for op, bound in checks)
@@ -746,11 +747,42 @@ def _ifs(root: Any) -> Iterator[tuple[int, Any, Any]]:
             yield node.start_point[0] + 1, condition, consequence
 
 
+_DECREMENTS = frozenset({"-=", "--"})
+_SPENDING = frozenset(
+    {"augmented_assignment_expression", "update_expression", "assignment_statement",
+     "dec_statement"}
+)  # fmt: skip
+
+
+def _spent(root: Any, data: bytes) -> frozenset[str]:
+    """The names ``root`` counts down (``budget -= n``, ``left--``), by last identifier."""
+    out: set[str] = set()
+    for node in _walk(root):
+        if node.type not in _SPENDING:
+            continue
+        operator = node.child_by_field_name("operator")
+        if node.type == "dec_statement":
+            target = node.named_children[0] if node.named_child_count else None
+        elif operator is not None and _text(operator, data) in _DECREMENTS:
+            target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+        else:
+            continue
+        if target is not None and target.type == "expression_list":  # Go: `a -= n`
+            target = target.named_children[0] if target.named_child_count == 1 else None
+        name = _last_identifier(target, data) if target is not None else None
+        if name is not None:
+            out.add(name)
+    return frozenset(out)
+
+
 def _comparisons(
-    condition: Any, data: bytes, is_bound: Callable[[str], bool]
+    condition: Any, data: bytes, is_bound: Callable[[str], bool],
+    spent: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, str]]:
     """(operator, bound) of each comparison in ``condition`` with a bound operand,
-    the bound turned to the right: ``max < n`` is ``n > max``."""
+    the bound turned to the right: ``max < n`` is ``n > max``. A bound compared with a number
+    is no check unless the source counts it down (``spent``: ``sizeLimit -= len(h.Value);
+    if sizeLimit < 0``, a budget the input spends)."""
     stack = [condition]
     while stack:
         node = stack.pop()
@@ -764,7 +796,9 @@ def _comparisons(
             (right, left, operator.type), (left, right, FLIPPED[operator.type])
         ):
             name = _last_identifier(side, data) if side is not None else None
-            if name is not None and is_bound(name) and not _number_literal(other, data):
+            if name is None or not is_bound(name):
+                continue
+            if name in spent or not _number_literal(other, data):
                 yield op, name
                 break
 

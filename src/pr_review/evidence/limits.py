@@ -89,6 +89,21 @@ LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     ("a.py", ("def f(self):\n    if self.max_size <= 0:\n"
      "        raise ValueError('max_size must be positive')\n"), False),
     ("a.ts", "function f(o: O) { if (-1 === o.maxDepth) { throw new Error('x') } }\n", False),
+    # ... unless the source counts the bound down: a budget the input spends (quic-go's
+    # CVE-2025-64702 QPACK header size, holdout44)
+    ("a.go", ("package p\nfunc f(h H, sizeLimit int) error {\n"
+     "\tsizeLimit -= len(h.Name) + len(h.Value) + 32\n\tif sizeLimit < 0 {\n"
+     "\t\treturn errHeaderTooLarge\n\t}\n\treturn nil\n}\n"), True),
+    ("a.go", ("package p\nfunc f(maxLeft int) error {\n\tmaxLeft--\n\tif maxLeft < 0 {\n"
+     "\t\treturn errTooMany\n\t}\n\treturn nil\n}\n"), True),
+    ("a.py", ("def f(parts, max_bytes):\n    for p in parts:\n        max_bytes -= len(p)\n"
+     "        if max_bytes < 0:\n            raise ValueError('too large')\n"), True),
+    ("a.js", ("function f(chunk) { this.maxBytes -= chunk.length;\n"
+     "  if (this.maxBytes < 0) { throw new Error('too large') } }\n"), True),
+    ("a.ts", ("function f(n: number) { let limit = 10; limit -= n;\n"
+     "  if (0 > limit) { throw new Error('x') } }\n"), True),
+    ("a.js", ("function f(o) { o.maxRetries += 1;\n"
+     "  if (o.maxRetries <= 0) { throw new Error('x') } }\n"), False),
 )
 """Sources and whether they hold a bound check: run as tests."""
 
@@ -158,7 +173,8 @@ def python_stops(body: Sequence[ast.stmt]) -> bool:
 
 def _number(node: ast.expr) -> bool:
     """A number literal (``0``, ``-1``): a bound compared with one is tested for being set or
-    sane, not enforced on input."""
+    sane, not enforced on input, unless the source counts the bound down (a budget: quic-go's
+    ``sizeLimit -= len(h.Name) + len(h.Value) + 32; if sizeLimit < 0``)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         node = node.operand
     return (
@@ -168,10 +184,20 @@ def _number(node: ast.expr) -> bool:
     )
 
 
+def _python_spent(tree: ast.Module) -> frozenset[str]:
+    """The names a module counts down (``budget -= n``): a bound it spends."""
+    return frozenset(
+        name for node in ast.walk(tree)
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Sub)
+        and (name := _name(node.target)) is not None
+    )  # fmt: skip
+
+
 def _python_checks(source: str) -> list[BoundCheck] | None:
     tree = parse_python(source)
     if tree is None:
         return None
+    spent = _python_spent(tree)
     out: list[BoundCheck] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.If | ast.While):
@@ -188,9 +214,13 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
                 if symbol is None:
                     continue
                 left, right = _name(operands[i]), _name(operands[i + 1])
-                if right is not None and is_bound(right) and not _number(operands[i]):
+                if right is not None and is_bound(right) and (
+                    right in spent or not _number(operands[i])
+                ):
                     found = (symbol, right)
-                elif left is not None and is_bound(left) and not _number(operands[i + 1]):
+                elif left is not None and is_bound(left) and (
+                    left in spent or not _number(operands[i + 1])
+                ):
                     found = (FLIPPED[symbol], left)
                 else:
                     continue
