@@ -949,3 +949,57 @@ def test_a_ui_component_named_for_a_security_concern_decides_nothing(head: str, 
     )
     assert ("security-check-changed:red" in factors) is red
     assert (lane is Lane.RED) is red
+
+
+_HF_AUTH = (
+    "export function createHFAuth(getServer) {\n"
+    "  let oauthAvailable = $state(false);\n"
+    "  async function refresh() {\n"
+    "    const s = getServer();\n"
+    "    if (!s?.get_oauth_available) return;\n"
+    "    oauthAvailable = (await s.get_oauth_available()) === 'true';\n"
+    "  }\n"
+    "  return { get oauthAvailable() { return oauthAvailable; }, refresh };\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "head", "red"),
+    [
+        # gradio's sign-in button state (holdout44): a Svelte module's reactive state is UI
+        (
+            "js/workflow/hf-auth.svelte.ts",
+            _HF_AUTH.replace(
+                "$state(false);\n", "$state(false);\n  let known = $state(false);\n"
+            ),
+            False,
+        ),
+        # ... runes are Svelte's only in its modules: elsewhere `$state` is any function
+        (
+            "js/workflow/hf-auth.ts",
+            _HF_AUTH.replace(
+                "$state(false);\n", "$state(false);\n  let known = $state(false);\n"
+            ),
+            True,
+        ),
+        # ... and a refusal added to the state module is read as in any function
+        (
+            "js/workflow/hf-auth.svelte.ts",
+            _HF_AUTH.replace(
+                "    const s = getServer();\n",
+                "    const s = getServer();\n    if (!s) { throw new Error('no server') }\n",
+            ),
+            True,
+        ),
+    ],
+)
+def test_svelte_reactive_state_named_for_a_security_concern_is_ui_code(
+    path: str, head: str, red: bool
+) -> None:
+    lane, factors = _risk(
+        files=[file_diff(path, head.splitlines(), _HF_AUTH.splitlines())],
+        base={path: _HF_AUTH},
+        head={path: head},
+    )
+    assert ("security-check-changed:red" in factors) is red, factors

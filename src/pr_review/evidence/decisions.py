@@ -456,6 +456,7 @@ class SourceDecisions:
         self._absent: dict[int, tuple[SourceDecisions, list[Counter[str] | None]]] = {}
         """The decisions of this side's scopes another side lacks, by that side (kept, so its
         id is not reused while cached)."""
+        self._path = path
         if source is None:
             return
         if path.endswith(PYTHON_EXTENSIONS):
@@ -525,10 +526,11 @@ class SourceDecisions:
             return grammars.prefix_tests(self._tree, scope.start, scope.end)
         return []
 
-    def renders_markup(self, scope: Scope) -> bool:
-        """Whether ``scope`` builds JSX (:func:`grammars.renders_markup`; never in Python)."""
-        return self._tree is not None and grammars.renders_markup(
-            self._tree, scope.start, scope.end
+    def ui_code(self, scope: Scope) -> bool:
+        """Whether ``scope`` builds JSX or, in a Svelte module, declares reactive state
+        (:func:`grammars.ui_code`; never in Python)."""
+        return self._tree is not None and grammars.ui_code(
+            self._tree, scope.start, scope.end, runes=self._path.endswith(grammars.SVELTE_MODULES)
         )
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:

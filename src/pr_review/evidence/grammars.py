@@ -541,13 +541,29 @@ def _prefix_subject(call: Any, data: bytes) -> Any | None:
 
 
 MARKUP_NODES = frozenset({"jsx_element", "jsx_self_closing_element", "jsx_fragment"})
+SVELTE_RUNES = frozenset({"$state", "$derived", "$effect", "$props", "$bindable"})
+"""Svelte 5's runes: compiler keywords written as calls (``let open = $state(false)``,
+``$derived.by(fn)``), read by the compiler in ``.svelte`` and ``.svelte.js``/``.svelte.ts``
+files only: a function declaring one holds a component's reactive state."""
+SVELTE_MODULES = (".svelte.js", ".svelte.ts")
 
 
-def renders_markup(tree: Tree, start: int, end: int) -> bool:
-    """Whether the function spanning lines ``start``..``end`` builds JSX (a UI component or a
-    render helper: what its conditions decide is what a browser shows its own user)."""
+def ui_code(tree: Tree, start: int, end: int, *, runes: bool = False) -> bool:
+    """Whether the function spanning lines ``start``..``end`` is UI code: it builds JSX (a
+    component or a render helper) or, with ``runes`` (a Svelte module), declares reactive
+    state with one of :data:`SVELTE_RUNES`. What its conditions decide is what a browser shows
+    its own user."""
     node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
-    return node is not None and any(n.type in MARKUP_NODES for n in _walk(node))
+    if node is None:
+        return False
+    for current in _walk(node):
+        if current.type in MARKUP_NODES:
+            return True
+        if runes and current.type in _CALLS and (
+            _callee(current, tree.data).split(".")[0] in SVELTE_RUNES
+        ):
+            return True
+    return False
 
 
 def _walk(node: Any) -> Iterator[Any]:

@@ -311,18 +311,20 @@ def security_scope_factors(
 
 
 def _component(found: FunctionChange, f: FileDiff, sides: Sides) -> bool:
-    """Whether the function renders JSX on every side it has and the PR changes no refusal in
-    it: a UI component named for a security concern (mitmproxy's `tls` column, showing whether
-    a flow was encrypted) decides what a browser shows its own user, which no server trusts;
-    markup built from input is read by the `html` sink rules, and a server-rendered handler
-    that gains or loses a `throw` is read as any function."""
+    """Whether the function is UI code on every side it has (it renders JSX or, in a Svelte
+    module, declares reactive state: :meth:`SourceDecisions.ui_code`) and the PR changes no
+    refusal in it: a UI component named for a security concern (mitmproxy's `tls` column,
+    showing whether a flow was encrypted; gradio's `createHFAuth`, the sign-in button's state)
+    decides what a browser shows its own user, which no server trusts; markup built from input
+    is read by the `html` sink rules, and a server-rendered handler that gains or loses a
+    `throw` is read as any function."""
     change = (*found.change.added, *found.change.removed)
     if any(atom.startswith("refuse ") for atom in change):
         return False
     sides_of = [("head", f.path, found.after), ("base", f.old_path or f.path, found.before)]
     present = [(side, path, scope) for side, path, scope in sides_of if scope is not None]
     return bool(present) and all(
-        sides.parsed(side, path).renders_markup(scope) for side, path, scope in present
+        sides.parsed(side, path).ui_code(scope) for side, path, scope in present
     )
 
 
