@@ -261,7 +261,9 @@ REPOS = {
     "socket.io": ("socketio/socket.io", "typescript", "realtime messaging server and client"),
     "nats-server": ("nats-io/nats-server", "go", "message broker server"),
     "nbconvert": ("jupyter/nbconvert", "python", "notebook converter"),
-    "mathjs": ("josdejong/mathjs", "javascript", "math library with an expression parser and evaluator"),
+    "mathjs": (
+        "josdejong/mathjs", "javascript", "math library with an expression parser and evaluator"
+    ),
     "quic-go": ("quic-go/quic-go", "go", "QUIC and HTTP/3 implementation"),
     "gradio": ("gradio-app/gradio", "python", "web UI framework for machine-learning apps"),
     "webpack-dev-server": ("webpack/webpack-dev-server", "javascript", "development server"),

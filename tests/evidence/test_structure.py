@@ -1003,3 +1003,4 @@ def test_svelte_reactive_state_named_for_a_security_concern_is_ui_code(
         head={path: head},
     )
     assert ("security-check-changed:red" in factors) is red, factors
+    assert (lane is Lane.RED) is red
