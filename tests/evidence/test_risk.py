@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pr_review.config import Config, parse_config
 from pr_review.evidence.build import build_pack
-from pr_review.schema.enums import Confidence, Lane
+from pr_review.evidence.risk import DOWN_MIGRATION, DOWN_MIGRATION_EXAMPLES
+from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.sources.diff import FileStatus
 from tests.evidence.helpers import file_diff, pull_request
 
@@ -275,3 +278,35 @@ def test_a_crypto_line_moved_and_changed_or_copied_twice_still_counts() -> None:
     lane, factors = _moved_check(["func x() {", _CHECK, "\t}", _CHECK, "\t}", "}"])
     assert "crypto" in factors  # one copy pairs with the removal, the other is added
     assert lane is Lane.RED
+
+
+@pytest.mark.parametrize(("path", "down"), DOWN_MIGRATION_EXAMPLES)
+def test_down_migrations_are_known_by_their_tools_names(path: str, down: bool) -> None:
+    assert (DOWN_MIGRATION.search(path) is not None) is down
+
+
+@pytest.mark.parametrize(
+    ("path", "lines", "red"),
+    [
+        # what a migration drops, truncates, renames or converts is gone for running code
+        ("db/migrations/0003.up.sql", ["ALTER TABLE users DROP COLUMN email;"], True),
+        ("db/migrations/0004.up.sql", ["ALTER TABLE t ALTER COLUMN amount TYPE bigint;"], True),
+        ("app/migrations/0043_x.py", ["    operations = [migrations.RemoveField('app', 'u')]"],
+         True),
+        # ... what it adds is new (hydra's pk columns, saleor's longer manifest URLs: holdout45)
+        ("db/migrations/0002.up.sql", ["ALTER TABLE users ADD COLUMN x int;",
+                                       "CREATE INDEX ON users (x);"], False),
+        ("app/migrations/0042_x.py", ["        migrations.AlterField(",
+                                      "            field=models.URLField(max_length=2048),"],
+         False),
+        # ... and a down migration undoes its up (hydra's device-flow rollback, holdout45)
+        ("persistence/sql/migrations/2024_device_flow.down.sql",
+         ["DROP TABLE IF EXISTS hydra_oauth2_device_auth_codes;"], False),
+    ],
+)
+def test_only_destructive_migrations_are_red(path: str, lines: list[str], red: bool) -> None:
+    pack = build_pack(pull_request([file_diff(path, lines)]), Config())
+    migration = [f for f in pack.risk.factors if f.factor == "migration"]
+    assert migration, pack.risk.factors
+    assert (migration[0].severity is FactorSeverity.RED) is red, migration[0].why
+    assert (pack.risk.lane is Lane.RED) is red

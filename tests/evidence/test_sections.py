@@ -255,7 +255,7 @@ def test_instructions_are_concatenated_with_headers_and_capped() -> None:
 
 def test_missing_artifacts_follow_the_lane() -> None:
     migration = file_diff(
-        "db/migrations/002.sql", ["CREATE TABLE t (id int);"], status=FileStatus.ADDED
+        "db/migrations/002.sql", ["ALTER TABLE t DROP COLUMN legacy;"], status=FileStatus.ADDED
     )
     pack = build_pack(pull_request([migration], body=""), Config())
     assert pack.risk.lane is Lane.RED

@@ -197,6 +197,17 @@ def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
 
 
 _GONE_WITH_FILE = frozenset({"crypto-operation", "permission-authorization"})
+DOWN_MIGRATION = re.compile(r"(?:^|[/._-])down\.sql$", re.IGNORECASE)
+"""A down migration (golang-migrate, pop, dbmate: ``0042_x.down.sql``): it runs only to roll
+the matching up migration back, so what it drops is what that up added."""
+DOWN_MIGRATION_EXAMPLES: tuple[tuple[str, bool], ...] = (
+    ("persistence/sql/migrations/20241609000001000000_device_flow.down.sql", True),
+    ("migrations/000012_add_sessions.down.sql", True),
+    ("db/down.sql", True),
+    ("migrations/000012_add_sessions.up.sql", False),
+    ("migrations/0003_drop_legacy.sql", False),
+    ("sql/breakdown.sql", False),
+)
 """Categories whose hits on the lines of a file the PR deletes whole are moderate, not red: a
 signing helper or an access decorator deleted with its file (cosign's "Remove unused signing
 code") takes nothing away that its callers did not give up in lines of their own, which are read
@@ -238,35 +249,42 @@ def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFact
             if not strongest and severity is RED:
                 severity = MODERATE  # every hit is of a rule capped below red
             whys = {category.rules[h.rule].why for h in added + removed}
-            kind = inputs.kinds.get(path)
-            fixture = category.name == "secrets" and _fixture_tokens_only(whys, kind)
-            test_key = category.name == "secrets" and _test_keys_only(whys, kind)
-            if (fixture or test_key) and severity is RED:
-                severity = MODERATE
             gone = not added and path in deleted and category.name in _GONE_WITH_FILE
-            if gone and severity is RED:
+            notes = _held_below_red(category.name, path, whys, inputs.kinds.get(path), gone)
+            if notes and severity is RED:
                 severity = MODERATE
             first = (strongest or added or removed)[0]
             rule = category.rules[first.rule]
             side = "changed" if added and removed else "added" if added else "removed"
             on_base = first not in added
             why = f"{rule.why} {side} (line {first.line}{' of the base file' if on_base else ''})"
-            if gone:
-                why += (
-                    " (the PR deletes the file whole: what used it changes too, and is read"
-                    " there)"
-                )
-            if fixture:
-                why += " (a signed token in test or docs files: a fixture, not an account's key)"
-            if test_key:
-                why += (
-                    " (a key among the tests' files: a fixture for their TLS or signing; yellow"
-                    " for the lane, and the secrets verifier lists it as information)"
-                )
+            why += "".join(notes)
             out.append(RiskFactor(factor=policy.factor, files=(path,), severity=severity, why=why))
         if category.name == "shared-resource-contention":
             out += _check_then_act(inputs, behavioural)
     return out
+
+
+def _held_below_red(
+    category: str, path: str, whys: set[str], kind: PathKind | None, gone: bool
+) -> list[str]:
+    """Why a category's hits in ``path`` weigh moderate at most, as notes for the factor's
+    why (none: they weigh what the policy says)."""
+    notes = []
+    if gone:
+        notes.append(
+            " (the PR deletes the file whole: what used it changes too, and is read there)"
+        )
+    if category == "data-migration" and DOWN_MIGRATION.search(path) is not None:
+        notes.append(" (a down migration: it undoes its up migration, yellow for the lane)")
+    if category == "secrets" and _fixture_tokens_only(whys, kind):
+        notes.append(" (a signed token in test or docs files: a fixture, not an account's key)")
+    if category == "secrets" and _test_keys_only(whys, kind):
+        notes.append(
+            " (a key among the tests' files: a fixture for their TLS or signing; yellow"
+            " for the lane, and the secrets verifier lists it as information)"
+        )
+    return notes
 
 
 class _LineTexts:

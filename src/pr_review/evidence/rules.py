@@ -435,25 +435,54 @@ CATEGORIES: tuple[Category, ...] = (
         "data-migration",
         Policy(RED, RED, RED, "migration"),
         (
+            # Destructive first: at one position the first rule wins (`ALTER COLUMN x TYPE`
+            # is a type change, not an added column). Only destructive DDL is red: what it
+            # drops, truncates, renames or converts is gone for the code still running.
             Rule(
-                r"(?i:\b(?:create|alter|drop|rename)\s+(?:table|index|unique\s+index|column|schema|view|type|database|constraint)\b"
+                r"(?i:\b(?:drop\s+(?:table|index|unique\s+index|column|schema|view|type|database|"
+                r"constraint|foreign\s+key)|rename\s+(?:table|column))\b"
                 # DDL names its object next (or `IF [NOT] EXISTS`, `ON`); prose goes on in words
                 r"(?!\s+(?:for|of|from|to|with|that|is|was|were|the|a|an|and|or|when|because|but|failed)\b)|"
-                r"\badd\s+column\b|\btruncate\s+table\b)",
-                "schema change (DDL)",
+                r"\btruncate\s+table\b|\balter\s+table\s+\S+\s+rename\b|"
+                r"\balter\s+column\s+\S+\s+(?:set\s+data\s+)?type\b|\bmodify\s+column\b)",
+                "destructive schema change (DDL: drop, truncate, rename, column type)",
+                ("DROP TABLE discount_codes;", "ALTER TABLE users DROP COLUMN x",
+                 "ALTER TABLE users RENAME TO accounts", "TRUNCATE TABLE sessions",
+                 "ALTER TABLE t ALTER COLUMN amount TYPE bigint"),
+                ("# drop a table of results", "table.drop(rows)",
+                 '"failed to drop table for the cache"', "CREATE TABLE users (id int)"),
+            ),
+            Rule(
+                r"\bop\.(?:drop_column|drop_table|drop_index|drop_constraint|alter_column|execute)\(|"
+                r"\bmigrations\.(?:RemoveField|DeleteModel|RenameField|RenameModel|RunSQL|RunPython)\b|"
+                r"\b(?:remove_column|drop_table|rename_column|rename_table|change_column)\b|"
+                r"\b(?:backfill|migrate_data)\w*\(",
+                "destructive or data migration operation",
+                ("op.drop_column('users', 'x')", "migrations.RemoveField(",
+                 "migrations.RunPython(drop_events)", "remove_column :users, :email"),
+                ("migration_name = 'x'", "migrations.AddField("),
+            ),
+            Rule(
+                r"(?i:\b(?:create|alter)\s+(?:table|index|unique\s+index|column|schema|view|type|database|"
+                r"constraint)\b"
+                r"(?!\s+(?:for|of|from|to|with|that|is|was|were|the|a|an|and|or|when|because|but|failed)\b)|"
+                r"\badd\s+column\b)",
+                "additive schema change (DDL: a table, column, index or view added)",
                 ("CREATE TABLE discount_codes (", "ALTER TABLE users ADD COLUMN x int",
                  "create table if not exists users (", "CREATE INDEX ON events (ts)"),
                 ("# create a table of results", "table.create(rows)",
                  'logger.info(f"Cannot create schema for type {t}: {e}")',
                  '"failed to create table for the cache"'),
+                cap=MODERATE,
             ),
             Rule(
-                r"\bop\.(?:add_column|drop_column|create_table|drop_table|alter_column|create_index|execute)\(|"
-                r"\bmigrations\.(?:AddField|RemoveField|AlterField|CreateModel|DeleteModel|RunSQL|RunPython)\b|"
-                r"\b(?:backfill|migrate_data)\w*\(",
-                "migration operation",
-                ("op.add_column('users', sa.Column('x'))", "migrations.AddField("),
+                r"\bop\.(?:add_column|create_table|create_index)\(|"
+                r"\bmigrations\.(?:AddField|AlterField|CreateModel|AddIndex|AddConstraint)\b",
+                "additive migration operation (AlterField: options such as a longer max_length)",
+                ("op.add_column('users', sa.Column('x'))", "migrations.AddField(",
+                 "migrations.AlterField("),
                 ("migration_name = 'x'",),
+                cap=MODERATE,
             ),
         ),
         (
@@ -463,6 +492,9 @@ CATEGORIES: tuple[Category, ...] = (
             "rename",
             "add",
             "truncate",
+            "modify",
+            "remove_column",
+            "change_column",
             "op.",
             "migrations.",
             "backfill",
