@@ -112,6 +112,7 @@ TEST_DIRS = frozenset(
         "testutil", "testutils", "testhelpers",  # helper packages only tests import
         "__snapshots__",  # Jest, Vitest and syrupy snapshots: expected test output
         ".snapshots",  # Go's cupaloy snapshots (ory/kratos's, held out on holdout35)
+        "cypress",  # Cypress's own project folder: specs, fixtures, support commands (hydra's)
         "bench", "benches", "benchmark", "benchmarks",  # measured, never shipped
     }
 )  # fmt: skip
