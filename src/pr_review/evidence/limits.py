@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator, Sequence
+from typing import TypeGuard
 
 from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
 from pr_review.evidence.pyast import parse_python
@@ -193,6 +194,14 @@ def _python_spent(tree: ast.Module) -> frozenset[str]:
     )  # fmt: skip
 
 
+def _enforced(
+    bound: str | None, other: ast.expr, spent: frozenset[str]
+) -> TypeGuard[str]:
+    """Whether ``bound`` names a bound compared with ``other`` as a check on input: not a
+    number, unless the module counts the bound down (``spent``)."""
+    return bound is not None and is_bound(bound) and (bound in spent or not _number(other))
+
+
 def _python_checks(source: str) -> list[BoundCheck] | None:
     tree = parse_python(source)
     if tree is None:
@@ -214,13 +223,9 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
                 if symbol is None:
                     continue
                 left, right = _name(operands[i]), _name(operands[i + 1])
-                if right is not None and is_bound(right) and (
-                    right in spent or not _number(operands[i])
-                ):
+                if _enforced(right, operands[i], spent):
                     found = (symbol, right)
-                elif left is not None and is_bound(left) and (
-                    left in spent or not _number(operands[i + 1])
-                ):
+                elif _enforced(left, operands[i + 1], spent):
                     found = (FLIPPED[symbol], left)
                 else:
                     continue

@@ -189,13 +189,13 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
     old_lines = scoped_lines(old_path, old_source, f.removed_line_numbers)
     constants = {**module_strings(old_path, old_source), **module_strings(f.path, new_source)}
     for found in changed_functions(f, new_lines, sides, removed=old_lines):
-        changed = _expanded((*found.change.added, *found.change.removed), constants)
+        raw = (*found.change.added, *found.change.removed)
+        changed = _expanded(raw, constants)
         marker = (marker_of(_expanded(found.old, constants), changed)
                   or marker_of(_expanded(found.new, constants), changed))
         helper = None
         if marker is None:
             marker, helper = _through_helper(changed, sides)
-        raw = (*found.change.added, *found.change.removed)
         if marker is None and _resolved_prefix_test(raw, found, f, sides):
             marker = RESOLVED_CONTAINMENT
         if marker is None:

@@ -197,6 +197,11 @@ def _path_factors(files: list[FileDiff]) -> list[RiskFactor]:
 
 
 _GONE_WITH_FILE = frozenset({"crypto-operation", "permission-authorization"})
+"""Categories whose hits on the lines of a file the PR deletes whole are moderate, not red: a
+signing helper or an access decorator deleted with its file (cosign's "Remove unused signing
+code") takes nothing away that its callers did not give up in lines of their own, which are read
+where they are. Migrations and infrastructure stay red (a deleted migration or Terraform file
+is itself the destructive change); every other category removed is yellow at most anyway."""
 DOWN_MIGRATION = re.compile(r"(?:^|[/._-])down\.sql$", re.IGNORECASE)
 """A down migration (golang-migrate, pop, dbmate: ``0042_x.down.sql``): it runs only to roll
 the matching up migration back, so what it drops is what that up added."""
@@ -208,11 +213,6 @@ DOWN_MIGRATION_EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("migrations/0003_drop_legacy.sql", False),
     ("sql/breakdown.sql", False),
 )
-"""Categories whose hits on the lines of a file the PR deletes whole are moderate, not red: a
-signing helper or an access decorator deleted with its file (cosign's "Remove unused signing
-code") takes nothing away that its callers did not give up in lines of their own, which are read
-where they are. Migrations and infrastructure stay red (a deleted migration or Terraform file
-is itself the destructive change); every other category removed is yellow at most anyway."""
 
 
 def _content_factors(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:

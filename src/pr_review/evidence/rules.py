@@ -77,6 +77,10 @@ _CRED_VALUE = (
     r"(?![^\"'\s]*(?:xxxx|\$\{|<|example|changeme|placeholder|dummy|your[_-]))[^\"'\s]{16,}"
 )
 _ERR = r"(?:e|ex|exc|err|error|exception)"
+# DDL names its object next (or `IF [NOT] EXISTS`, `ON`); prose goes on in words
+_DDL_NOT_PROSE = (
+    r"(?!\s+(?:for|of|from|to|with|that|is|was|were|the|a|an|and|or|when|because|but|failed)\b)"
+)
 _TTL_WORD = word_part("ttl", "ttls", "expiry", "expires", "expire", "expiration")
 
 CATEGORIES: tuple[Category, ...] = (
@@ -448,8 +452,8 @@ CATEGORIES: tuple[Category, ...] = (
             Rule(
                 r"(?i:\b(?:drop\s+(?:table|index|unique\s+index|column|schema|view|type|database|"
                 r"constraint|foreign\s+key)|rename\s+(?:table|column))\b"
-                # DDL names its object next (or `IF [NOT] EXISTS`, `ON`); prose goes on in words
-                r"(?!\s+(?:for|of|from|to|with|that|is|was|were|the|a|an|and|or|when|because|but|failed)\b)|"
+                + _DDL_NOT_PROSE
+                + r"|"
                 r"\btruncate\s+table\b|\balter\s+table\s+\S+\s+rename\b|"
                 r"\balter\s+column\s+\S+\s+(?:set\s+data\s+)?type\b|\bmodify\s+column\b)",
                 "destructive schema change (DDL: drop, truncate, rename, column type)",
@@ -472,7 +476,8 @@ CATEGORIES: tuple[Category, ...] = (
             Rule(
                 r"(?i:\b(?:create|alter)\s+(?:table|index|unique\s+index|column|schema|view|type|database|"
                 r"constraint)\b"
-                r"(?!\s+(?:for|of|from|to|with|that|is|was|were|the|a|an|and|or|when|because|but|failed)\b)|"
+                + _DDL_NOT_PROSE
+                + r"|"
                 r"\badd\s+column\b)",
                 "additive schema change (DDL: a table, column, index or view added)",
                 ("CREATE TABLE discount_codes (", "ALTER TABLE users ADD COLUMN x int",
