@@ -269,6 +269,9 @@ REPOS = {
     "webpack-dev-server": ("webpack/webpack-dev-server", "javascript", "development server"),
     "hydra": ("ory/hydra", "go", "OAuth 2.0 and OpenID Connect server"),
     "saleor": ("saleor/saleor", "python", "e-commerce GraphQL API server"),
+    "jose": ("panva/jose", "typescript", "JOSE library: JWS, JWE, JWT, JWK"),
+    "dtls": ("pion/dtls", "go", "DTLS 1.2 implementation"),
+    "django-allauth": ("pennersr/django-allauth", "python", "Django authentication and social login"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
