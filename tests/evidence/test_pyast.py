@@ -8,7 +8,13 @@ import pytest
 
 from pr_review.config import Config
 from pr_review.evidence.build import build_pack
-from pr_review.evidence.neutral import PROSE_EXAMPLES, _python_tree_equal, data_prose_equal
+from pr_review.evidence.neutral import (
+    CODE_PROSE_EXAMPLES,
+    PROSE_EXAMPLES,
+    _python_tree_equal,
+    code_prose_equal,
+    data_prose_equal,
+)
 from pr_review.evidence.pyast import same_behaviour, shape_key
 from pr_review.schema.enums import Lane
 from pr_review.schema.pack import EvidencePack
@@ -230,3 +236,44 @@ def test_a_statement_moved_past_an_import_run_is_not_cosmetic() -> None:
     old = "import a from 'a'\nimport b from 'b'\n\nsetup()\nexport const f = () => a(b)\n"
     new = "setup()\nimport a from 'a'\nimport b from 'b'\n\nexport const f = () => a(b)\n"
     assert _pack_of("src/index.js", old, new).risk.lane is not Lane.GREEN
+
+
+# -- code: text for people under help/usage/description/example names --------------------
+
+
+@pytest.mark.parametrize(("path", "old", "new", "neutral"), CODE_PROSE_EXAMPLES)
+def test_prose_names_of_code_examples(path: str, old: str, new: str, neutral: bool) -> None:
+    assert code_prose_equal(path, old, new) is neutral
+
+
+def test_unparsable_code_is_never_prose_equal() -> None:
+    assert not code_prose_equal("a.py", 'p(help="x")\n', 'p(help="y"\n')
+    assert not code_prose_equal("a.go", "package a\nvar u = `x`\n", "package a\nvar u = `y\n")
+    assert not code_prose_equal("a.txt", "usage = 1\n", "usage = 2\n")
+
+
+def test_a_help_text_only_change_is_green_in_the_pack() -> None:
+    old = (
+        "package cmd\n\nvar create = &cobra.Command{\n\tUse: \"create\",\n"
+        "\tExample: `app create -n \"my app\"`,\n\tRunE: run,\n}\n"
+    )
+    new = old.replace("-n", "--name")
+    assert new != old
+    pr = pull_request(
+        [file_diff("cmd/create.go", ['\tExample: `app create --name "my app"`,'],
+                   ['\tExample: `app create -n "my app"`,'], start=5)],
+        base={"cmd/create.go": old},
+        head={"cmd/create.go": new},
+    )
+    assert build_pack(pr, Config()).risk.lane is Lane.GREEN
+
+
+def test_a_flag_default_changed_beside_its_help_is_not_green() -> None:
+    old = 'parser.add_argument("--retries", help="how often", default=3)\n'
+    new = 'parser.add_argument("--retries", help="how often to try", default=5)\n'
+    pr = pull_request(
+        [file_diff("src/app/cli.py", [new.rstrip()], [old.rstrip()], start=1)],
+        base={"src/app/cli.py": old},
+        head={"src/app/cli.py": new},
+    )
+    assert build_pack(pr, Config()).risk.lane is not Lane.GREEN

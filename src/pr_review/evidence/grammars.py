@@ -174,6 +174,70 @@ def ordered_leaves(tree: Tree) -> list[str]:
     return leaves + sorted(run)
 
 
+PROSE_BINDERS = frozenset(
+    {"pair", "keyed_element", "variable_declarator", "var_spec", "const_spec",
+     "short_var_declaration", "assignment_expression", "public_field_definition",
+     "field_definition"}
+)  # fmt: skip
+"""Nodes that bind a value to a name written first (an object or struct literal's key, a
+declared or assigned name, a class field): where a string's purpose is read from its name."""
+_PROSE_WRAPPERS = frozenset({"literal_element", "expression_list", "parenthesized_expression"})
+_KEY_NAMES = frozenset(
+    {"identifier", "property_identifier", "field_identifier", "private_property_identifier",
+     "shorthand_property_identifier", "string"}
+)  # fmt: skip
+
+
+def prose_tokens(tree: Tree, prose_name: Callable[[str], bool]) -> tuple[str, ...]:
+    """``tree``'s code leaves in order (:attr:`Tree.tokens`) with the strings people read
+    blanked: a constant string (a template without substitutions) bound to a name
+    ``prose_name`` accepts, as a key (``Example: `...```, ``{description: '...'}``), a declared
+    or assigned name (``const usage = '...'``), or the argument of a method so named
+    (``program.description('...')``); strings joined with ``+`` count as one value."""
+    return tuple(
+        "<prose>" if _prose_string(node, tree.data, prose_name) else text
+        for node, text in _code_leaves(tree.root, tree.data)
+    )
+
+
+def _prose_string(node: Any, data: bytes, prose_name: Callable[[str], bool]) -> bool:
+    if "string" not in node.type or any(c.type == "template_substitution" for c in node.children):
+        return False
+    child, parent = node, node.parent
+    while parent is not None and (
+        parent.type in _PROSE_WRAPPERS
+        or (
+            parent.type == "binary_expression"
+            and _text(parent.child_by_field_name("operator"), data) == "+"
+        )
+    ):
+        child, parent = parent, parent.parent
+    name = _binding_name(child, parent, data)
+    return name is not None and prose_name(name.strip("'\"`"))
+
+
+def _binding_name(value: Any, parent: Any | None, data: bytes) -> str | None:
+    """The name ``value`` (a child of ``parent``) is bound to or passed under, if any."""
+    if parent is None:
+        return None
+    if parent.type == "arguments":
+        call = parent.parent
+        callee = call.child_by_field_name("function") if call is not None else None
+        if callee is None or callee.type not in {"member_expression", "selector_expression"}:
+            return None
+        method = callee.child_by_field_name("property") or callee.child_by_field_name("field")
+        return _text(method, data) or None
+    named = parent.named_children if parent.type in PROSE_BINDERS else []
+    if len(named) < 2 or named[0].start_byte == value.start_byte:
+        return None
+    key = named[0]
+    while key.type in _PROSE_WRAPPERS and len(key.named_children) == 1:
+        key = key.named_children[0]
+    if key.type == "member_expression":
+        key = key.child_by_field_name("property")
+    return _text(key, data) if key is not None and key.type in _KEY_NAMES else None
+
+
 def _name(node: Any, data: bytes) -> str | None:
     for name_field in _NAME_FIELDS:
         child = node.child_by_field_name(name_field)

@@ -21,7 +21,7 @@ from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
-from pr_review.evidence.pyast import same_behaviour, shape_key
+from pr_review.evidence.pyast import prose_key, same_behaviour, shape_key
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 from pr_review.sources.paths import PathKind, classify, extension
@@ -86,6 +86,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             _python_tree_equal(f, base, head)
             or _grammar_tree_equal(f, base, head)
             or _data_prose_equal(f, base, head)
+            or _code_prose_equal(f, base, head)
             or _catalog_equal(f, base, head)
         ):
             neutral.add(f.path)
@@ -209,6 +210,75 @@ def _data_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     texts = _modified_texts(f, base, head)
     return texts is not None and data_prose_equal(f.path, *texts)
+
+
+CODE_PROSE_NAMES = frozenset(
+    {"help", "helptext", "usage", "usagetext", "description", "example", "examples", "epilog",
+     "summary"}
+)  # fmt: skip
+"""Names under which code holds text for people (compared lowercased, underscores dropped): a
+command's ``help=``/``usage``/``Example:``/``description``, an API's ``summary``, Django's
+``help_text``. Not ``short``/``long`` (clap's and others' flag names), ``doc`` (a document),
+``name``, ``title`` or ``message`` (matched, logged or returned as data)."""
+CODE_PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    # (path, base, head, behaviour-neutral?)
+    ("cli.py", 'p.add_argument("--max-age", help="a duration in days")\n',
+     'p.add_argument("--max-age", help="a duration in integer days (P<n>D)")\n', True),
+    ("runner.py", 'HELP = """--trusted_proxy_headers=LIST"""\n',
+     'HELP = """--trusted-proxy-headers=LIST"""\n', True),
+    ("models.py", 'x = models.IntegerField(help_text=_("Old"), default=1)\n',
+     'x = models.IntegerField(help_text=_("New words"), default=1)\n', True),
+    ("cmd/create.go", 'package cmd\nvar c = &cobra.Command{Use: "create", Example: `x -n "a"`}\n',
+     'package cmd\nvar c = &cobra.Command{Use: "create", Example: `x --name "a"`}\n', True),
+    ("cli.js", "program.description('Old').option('-v', 'verbose')\n",
+     "program.description('New words').option('-v', 'verbose')\n", True),
+    ("api.ts", "export const op = { summary: 'Get', path: '/a' }\n",
+     "export const op = { summary: 'Get one', path: '/a' }\n", True),
+    ("cli.py", 'p.add_argument("--max-age", help="a duration", default=1)\n',
+     'p.add_argument("--max-age", help="a duration", default=2)\n', False),
+    ("cli.py", 'p.add_argument("--max-age", help="days %s" % unit)\n',
+     'p.add_argument("--max-age", help="days %s" % other)\n', False),
+    ("cmd/create.go", 'package cmd\nvar c = &cobra.Command{Use: "create", Example: `x`}\n',
+     'package cmd\nvar c = &cobra.Command{Use: "new", Example: `x`}\n', False),
+    ("cli.rs", 'struct A { #[arg(long = "old")] x: u8 }\n',
+     'struct A { #[arg(long = "new")] x: u8 }\n', False),
+    ("api.ts", "export const op = { title: 'Get', path: '/a' }\n",
+     "export const op = { title: 'Get one', path: '/a' }\n", False),
+    ("cli.js", "program.description(`Runs ${cmd}`)\n", "program.description(`Runs ${other}`)\n",
+     False),
+)
+"""Run by the test suite: text for people changed alone is neutral; a value beside it, a
+command's name, a flag's long name, a title, or an expression inside the text is not."""
+
+
+def prose_name(name: str) -> bool:
+    """Whether code binding a string to ``name`` holds text for people
+    (:data:`CODE_PROSE_NAMES`)."""
+    return name.lower().replace("_", "") in CODE_PROSE_NAMES
+
+
+def code_prose_equal(path: str, old: str, new: str) -> bool:
+    """Whether two versions of a source (Python, or a language with a grammar) have the same
+    syntax tree once the strings under :data:`CODE_PROSE_NAMES` are set aside (False when
+    either does not parse)."""
+    if path.endswith(PYTHON_EXTENSIONS):
+        old_key = prose_key(old, prose_name)
+        return old_key is not None and old_key == prose_key(new, prose_name)
+    old_tree = grammars.parse(path, old)
+    new_tree = grammars.parse(path, new) if old_tree is not None else None
+    if old_tree is None or new_tree is None:
+        return False
+    old_tokens = grammars.prose_tokens(old_tree, prose_name)
+    return old_tokens == grammars.prose_tokens(new_tree, prose_name)
+
+
+def _code_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified code file whose only change is text for people: see
+    :func:`code_prose_equal`."""
+    if not f.path.endswith(PYTHON_EXTENSIONS) and grammars.language_of(f.path) is None:
+        return False
+    texts = _modified_texts(f, base, head)
+    return texts is not None and code_prose_equal(f.path, *texts)
 
 
 def _catalog_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
