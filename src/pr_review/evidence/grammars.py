@@ -188,19 +188,21 @@ _KEY_NAMES = frozenset(
 )  # fmt: skip
 
 
-def prose_tokens(tree: Tree, prose_name: Callable[[str], bool]) -> tuple[str, ...]:
+def prose_tokens(tree: Tree, is_prose: Callable[[str, str], bool]) -> tuple[str, ...]:
     """``tree``'s code leaves in order (:attr:`Tree.tokens`) with the strings people read
-    blanked: a constant string (a template without substitutions) bound to a name
-    ``prose_name`` accepts, as a key (``Example: `...```, ``{description: '...'}``), a declared
-    or assigned name (``const usage = '...'``), or the argument of a method so named
-    (``program.description('...')``); strings joined with ``+`` count as one value."""
+    blanked: a constant string (a template without substitutions) bound to a name that
+    ``is_prose(name, text)`` accepts, as a key (``Example: `...```, ``{description: '...'}``),
+    a declared or assigned name (``const usage = '...'``), or the argument of a method so
+    named (``program.description('...')``); strings joined with ``+`` count as one value."""
     return tuple(
-        "<prose>" if _prose_string(node, tree.data, prose_name) else text
+        "<prose>" if _prose_string(node, text, tree.data, is_prose) else text
         for node, text in _code_leaves(tree.root, tree.data)
     )
 
 
-def _prose_string(node: Any, data: bytes, prose_name: Callable[[str], bool]) -> bool:
+def _prose_string(
+    node: Any, text: str, data: bytes, is_prose: Callable[[str, str], bool]
+) -> bool:
     if "string" not in node.type or any(c.type == "template_substitution" for c in node.children):
         return False
     child, parent = node, node.parent
@@ -213,7 +215,7 @@ def _prose_string(node: Any, data: bytes, prose_name: Callable[[str], bool]) -> 
     ):
         child, parent = parent, parent.parent
     name = _binding_name(child, parent, data)
-    return name is not None and prose_name(name.strip("'\"`"))
+    return name is not None and is_prose(name.strip("'\"`"), text[1:-1])
 
 
 def _binding_name(value: Any, parent: Any | None, data: bytes) -> str | None:

@@ -218,8 +218,12 @@ CODE_PROSE_NAMES = frozenset(
 )  # fmt: skip
 """Names under which code holds text for people (compared lowercased, underscores dropped): a
 command's ``help=``/``usage``/``Example:``/``description``, an API's ``summary``, Django's
-``help_text``. Not ``short``/``long`` (clap's and others' flag names), ``doc`` (a document),
-``name``, ``title`` or ``message`` (matched, logged or returned as data)."""
+``help_text``. Not ``doc`` (a document), ``name``, ``title`` or ``message`` (matched, logged
+or returned as data)."""
+SPACED_PROSE_NAMES = frozenset({"short", "long"})
+"""Names that hold text for people only when the text has words apart: cobra's ``Short:`` and
+``Long:`` descriptions, where a flag table's ``long: "verbose"`` is a flag's name (a flag name
+never holds a space)."""
 CODE_PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
     # (path, base, head, behaviour-neutral?)
     ("cli.py", 'p.add_argument("--max-age", help="a duration in days")\n',
@@ -240,6 +244,12 @@ CODE_PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
      'p.add_argument("--max-age", help="days %s" % other)\n', False),
     ("cmd/create.go", 'package cmd\nvar c = &cobra.Command{Use: "create", Example: `x`}\n',
      'package cmd\nvar c = &cobra.Command{Use: "new", Example: `x`}\n', False),
+    ("cmd/root.go",
+     'package cmd\nvar c = &cobra.Command{Short: "Create a client", Long: `Old text.`}\n',
+     'package cmd\nvar c = &cobra.Command{Short: "Create one client", Long: `New words.`}\n',
+     True),
+    ("flags.js", "const flags = [{ short: 'v', long: 'verbose' }]\n",
+     "const flags = [{ short: 'v', long: 'loud' }]\n", False),
     ("cli.rs", 'struct A { #[arg(long = "old")] x: u8 }\n',
      'struct A { #[arg(long = "new")] x: u8 }\n', False),
     ("api.ts", "export const op = { title: 'Get', path: '/a' }\n",
@@ -248,13 +258,15 @@ CODE_PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
      False),
 )
 """Run by the test suite: text for people changed alone is neutral; a value beside it, a
-command's name, a flag's long name, a title, or an expression inside the text is not."""
+command's name, a flag's long name (one word), a title, or an expression inside the text is
+not."""
 
 
-def prose_name(name: str) -> bool:
-    """Whether code binding a string to ``name`` holds text for people
-    (:data:`CODE_PROSE_NAMES`)."""
-    return name.lower().replace("_", "") in CODE_PROSE_NAMES
+def is_prose(name: str, text: str) -> bool:
+    """Whether code binding the string ``text`` to ``name`` holds text for people
+    (:data:`CODE_PROSE_NAMES`, :data:`SPACED_PROSE_NAMES`)."""
+    key = name.lower().replace("_", "")
+    return key in CODE_PROSE_NAMES or (key in SPACED_PROSE_NAMES and len(text.split()) > 1)
 
 
 def code_prose_equal(path: str, old: str, new: str) -> bool:
@@ -262,14 +274,14 @@ def code_prose_equal(path: str, old: str, new: str) -> bool:
     syntax tree once the strings under :data:`CODE_PROSE_NAMES` are set aside (False when
     either does not parse)."""
     if path.endswith(PYTHON_EXTENSIONS):
-        old_key = prose_key(old, prose_name)
-        return old_key is not None and old_key == prose_key(new, prose_name)
+        old_key = prose_key(old, is_prose)
+        return old_key is not None and old_key == prose_key(new, is_prose)
     old_tree = grammars.parse(path, old)
     new_tree = grammars.parse(path, new) if old_tree is not None else None
     if old_tree is None or new_tree is None:
         return False
-    old_tokens = grammars.prose_tokens(old_tree, prose_name)
-    return old_tokens == grammars.prose_tokens(new_tree, prose_name)
+    old_tokens = grammars.prose_tokens(old_tree, is_prose)
+    return old_tokens == grammars.prose_tokens(new_tree, is_prose)
 
 
 def _code_prose_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:

@@ -62,37 +62,40 @@ def behaviour_key(source: str) -> str | None:
     return ast.dump(_without_docstrings(tree), annotate_fields=False, include_attributes=False)
 
 
-def prose_key(source: str, prose_name: Callable[[str], bool]) -> str | None:
+def prose_key(source: str, is_prose: Callable[[str, str], bool]) -> str | None:
     """Like :func:`behaviour_key` with the strings people read blanked: every string constant
     in the value of a keyword argument, a dictionary entry with a constant key, or an
-    assignment to a name or attribute, that ``prose_name`` accepts (``help="..."``,
+    assignment to a name or attribute, that ``is_prose(name, text)`` accepts (``help="..."``,
     ``{"description": ...}``, ``HELP = "usage: ..."``). An f-string's expressions stay. None when
     the source does not parse."""
     tree = _parse(source)
     if tree is None:
         return None
     for node in ast.walk(_without_docstrings(tree)):
-        for value in _prose_values(node, prose_name):
+        for name, value in _bindings(node):
             for leaf in ast.walk(value):
-                if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str):
+                if not isinstance(leaf, ast.Constant):
+                    continue
+                if isinstance(leaf.value, str) and is_prose(name, leaf.value):
                     leaf.value = "<prose>"
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
-def _prose_values(node: ast.AST, prose_name: Callable[[str], bool]) -> Iterator[ast.expr]:
-    """The values ``node`` binds to a name ``prose_name`` accepts."""
-    if isinstance(node, ast.keyword) and node.arg is not None and prose_name(node.arg):
-        yield node.value
+def _bindings(node: ast.AST) -> Iterator[tuple[str, ast.expr]]:
+    """The values ``node`` binds to a name: a keyword argument, a dictionary entry with a
+    constant string key, an assignment to names or attributes (the first target's name)."""
+    if isinstance(node, ast.keyword) and node.arg is not None:
+        yield node.arg, node.value
     elif isinstance(node, ast.Dict):
         for key, value in zip(node.keys, node.values, strict=True):
             text = key.value if isinstance(key, ast.Constant) else None
-            if isinstance(text, str) and prose_name(text):
-                yield value
+            if isinstance(text, str):
+                yield text, value
     elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        names = [_bound_name(t) for t in targets]
-        if names and all(n is not None and prose_name(n) for n in names):
-            yield node.value
+        names = {_bound_name(t) for t in targets}
+        if len(names) == 1 and (name := names.pop()) is not None:
+            yield name, node.value
 
 
 def _bound_name(target: ast.expr) -> str | None:
