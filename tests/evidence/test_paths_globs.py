@@ -20,6 +20,8 @@ from pr_review.sources.paths import PathKind, classify
         ("MAINTAINERS", PathKind.DOCS),  # coreos/go-oidc's list of maintainers
         ("src/maintainers.py", PathKind.CODE),
         ("tests/test_refunds.py", PathKind.TEST),
+        ("allauth/socialaccount/providers/google/tests.py", PathKind.TEST),
+        ("app/testsuite.py", PathKind.CODE),
         ("web/src/api/client.test.ts", PathKind.TEST),
         ("svc/store_test.go", PathKind.TEST),
         ("testutils/assert/equal.go", PathKind.TEST),

@@ -117,14 +117,15 @@ TEST_DIRS = frozenset(
     }
 )  # fmt: skip
 _TEST_FILE = re.compile(
-    r"(?:^test_.+\.py$|.+_test\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec|test-d)\.[cm]?[jt]sx?$"
+    r"(?:^test_.+\.py$|.+_test\.py$|^tests\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec|test-d)\.[cm]?[jt]sx?$"
     r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$|.+\.snap$|.+\.bench\.[cm]?[jt]sx?$"
     r"|(?:vitest|jest|playwright|cypress)\.(?:config|workspace)(?:\.[\w-]+)?\.[cm]?[jt]s$"
     r"|karma\.conf\.[cm]?js$)"
 )
-"""Test files by name; also a test runner's own configuration (``vitest.config.e2e.ts``,
-``jest.config.js``, ``playwright.config.ts``: what runs the tests, never shipped; an app's
-``vite.config.ts`` builds what ships and is code)."""
+"""Test files by name (Django's ``<app>/tests.py`` as ``startapp`` writes it, which unittest's
+``test*.py`` discovery runs: django-allauth's provider tests, holdout46); also a test runner's
+own configuration (``vitest.config.e2e.ts``, ``jest.config.js``, ``playwright.config.ts``: what
+runs the tests, never shipped; an app's ``vite.config.ts`` builds what ships and is code)."""
 MANIFESTS = frozenset(
     {
         "requirements.txt",
