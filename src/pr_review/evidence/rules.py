@@ -283,13 +283,20 @@ CATEGORIES: tuple[Category, ...] = (
             ),
             Rule(
                 r"\bjwt\.(?:encode|decode|sign|verify|Parse\w*)\(|\b(?:verify|validate)_?[sS]ignature\w*\(|"
-                r"\b(?:encrypt|decrypt)(?:_\w+)?\(|\bsigning_key\b|\bprivate_key\b|\"crypto/(?:hmac|sha256|aes|rsa|ecdsa|subtle|cipher)\"",
+                r"\b(?:encrypt|decrypt)(?:_\w+)?\(|\bsigning_key\b|\bprivate_key\b|\"crypto/(?:hmac|sha256|aes|rsa|ecdsa|subtle|cipher)\"|"
+                # signature checking switched off by a keyword or an option (PyJWT's
+                # `options={"verify_signature": False}`; django-allauth's Google ID-token fix,
+                # read on holdout46: no other PR of any half sets one outside tests)
+                r"\bverify_?[sS]ignature[\"']?\s*[=:]\s*(?:False|false)\b",
                 "token signing, signature verification or encryption",
                 (
                     "jwt.decode(token, key, algorithms=['HS256'])",
                     "if not verify_signature(payload, sig):",
+                    "return _verify_and_decode(app, id_token, verify_signature=False)",
+                    'jwt.decode(token, options={"verify_signature": False})',
                 ),
-                ("decrypted_label = 'x'", "signature = inspect.signature(fn)"),
+                ("decrypted_label = 'x'", "signature = inspect.signature(fn)",
+                 "verify_signature = not fetched"),
             ),
             Rule(
                 r"\b(?:cert_reqs|ca_certs|ca_cert_dir|CERT_NONE|CERT_OPTIONAL|check_hostname|verify_mode|"
