@@ -164,6 +164,12 @@ def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
         ('SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', True),
         ('API_SECRET = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
         ('previous = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
+        # an identifier keyed alone (django-allauth's provider comment, holdout46)
+        ("#  'id': '83605e110af6ff98'}", True),
+        ('    "uuid": "9f86d081884c7d659a2feaa0c55ad015",', True),
+        ('secret_id = "9f86d081884c7d659a2feaa0c55ad015"', False),
+        ('client_id: "9f86d081884c7d659a2feaa0c55ad015"', False),
+        ('idkey = "9f86d081884c7d659a2feaa0c55ad015"', False),
     ],
 )  # fmt: skip
 def test_an_entropy_guess_on_a_named_checksum_is_information(line: str, checksum: bool) -> None:

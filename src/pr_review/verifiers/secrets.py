@@ -56,12 +56,16 @@ CHECKSUM_KEY = re.compile(
     r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:checksum|sha(?:1|224|256|384|512)?(?:sum)?|digest|"
     r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?|ref|hash)[\"']?\s*[:=]"
     r"|(?:^|[\s\"'{,_-])version[\"']?\s*[:=]\s*[\"']?[0-9a-f]{40}(?![0-9a-z])"
+    r"|(?:^|[\s\"'{,(])(?:id|uuid|guid)[\"']?\s*[:=]"
 )
 """A key that names what a random-looking value is: a checksum, a digest or a commit id
 (go-getter's ``archive-checksum: e43f4b72...`` in a workflow, a lockfile's ``integrity:``, a
 pre-commit ``rev:``, a checkout's ``ref:`` in fosite's conformity workflow, pnpm's ``hash:``
 and ``patch_hash=`` of a patched dependency), or a version that is a commit id (Glide's
-``version: 490e6a55...``, 40 hex digits). Entropy guesses on such a line are information."""
+``version: 490e6a55...``, 40 hex digits), or an identifier keyed ``id``, ``uuid`` or ``guid``
+alone (an API response's ``'id': '83605e110af6ff98'`` in django-allauth's provider comments,
+holdout46; not ``secret_id`` or ``client_id``: a prefix may name a credential, Vault's
+AppRole ``secret_id``). Entropy guesses on such a line are information."""
 
 MAX_SCAN_CHARS = 2_000_000
 """Larger files (generated data, bundles) are scanned by our patterns only."""
@@ -601,7 +605,7 @@ PUBLIC_PEM_EXAMPLES: tuple[tuple[str, frozenset[int]], ...] = (
 _GUESS_READINGS: tuple[tuple[Callable[[str, str, set[str]], bool], str], ...] = (
     (lambda text, _p, _d: looks_like_placeholder(text), "the value looks like a placeholder"),
     (lambda text, _p, d: d <= ENTROPY_DETECTORS and CHECKSUM_KEY.search(text) is not None,
-     "the value is a checksum or a commit id, named so on its line"),
+     "the value is a checksum, a commit id or an identifier, named so on its line"),
     (lambda text, _p, _d: assigns_numbers(text),
      "the value is a number literal (a constant), not a credential"),
     (lambda text, path, _d: assigns_references(text, path),
