@@ -271,7 +271,9 @@ REPOS = {
     "saleor": ("saleor/saleor", "python", "e-commerce GraphQL API server"),
     "jose": ("panva/jose", "typescript", "JOSE library: JWS, JWE, JWT, JWK"),
     "dtls": ("pion/dtls", "go", "DTLS 1.2 implementation"),
-    "django-allauth": ("pennersr/django-allauth", "python", "Django authentication and social login"),
+    "django-allauth": (
+        "pennersr/django-allauth", "python", "Django authentication and social login"
+    ),
     "formidable": ("node-formidable/formidable", "javascript", "multipart form and upload parser"),
     "fasthttp": ("valyala/fasthttp", "go", "HTTP server and client"),
     "falcon": ("falconry/falcon", "python", "web API framework"),
