@@ -238,16 +238,16 @@ CODE_PROSE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
      "program.description('New words').option('-v', 'verbose')\n", True),
     ("api.ts", "export const op = { summary: 'Get', path: '/a' }\n",
      "export const op = { summary: 'Get one', path: '/a' }\n", True),
+    ("cmd/root.go",
+     'package cmd\nvar c = &cobra.Command{Short: "Create a client", Long: `Old text.`}\n',
+     'package cmd\nvar c = &cobra.Command{Short: "Create one client", Long: `New words.`}\n',
+     True),
     ("cli.py", 'p.add_argument("--max-age", help="a duration", default=1)\n',
      'p.add_argument("--max-age", help="a duration", default=2)\n', False),
     ("cli.py", 'p.add_argument("--max-age", help="days %s" % unit)\n',
      'p.add_argument("--max-age", help="days %s" % other)\n', False),
     ("cmd/create.go", 'package cmd\nvar c = &cobra.Command{Use: "create", Example: `x`}\n',
      'package cmd\nvar c = &cobra.Command{Use: "new", Example: `x`}\n', False),
-    ("cmd/root.go",
-     'package cmd\nvar c = &cobra.Command{Short: "Create a client", Long: `Old text.`}\n',
-     'package cmd\nvar c = &cobra.Command{Short: "Create one client", Long: `New words.`}\n',
-     True),
     ("flags.js", "const flags = [{ short: 'v', long: 'verbose' }]\n",
      "const flags = [{ short: 'v', long: 'loud' }]\n", False),
     ("cli.rs", 'struct A { #[arg(long = "old")] x: u8 }\n',
@@ -271,8 +271,8 @@ def is_prose(name: str, text: str) -> bool:
 
 def code_prose_equal(path: str, old: str, new: str) -> bool:
     """Whether two versions of a source (Python, or a language with a grammar) have the same
-    syntax tree once the strings under :data:`CODE_PROSE_NAMES` are set aside (False when
-    either does not parse)."""
+    syntax tree once the strings :func:`is_prose` accepts are set aside (False when either
+    does not parse)."""
     if path.endswith(PYTHON_EXTENSIONS):
         old_key = prose_key(old, is_prose)
         return old_key is not None and old_key == prose_key(new, is_prose)
