@@ -20,7 +20,7 @@ from pr_review.schema.enums import Lane
 from pr_review.schema.pack import EvidencePack
 from pr_review.sources.diff import FileStatus, parse_diff
 from pr_review.sources.model import MemoryTree
-from tests.evidence.helpers import file_diff, pull_request
+from tests.evidence.helpers import file_diff, lane_and_factors, pull_request
 
 SAME = [
     # docstring reworded, wrapped over several lines
@@ -109,26 +109,26 @@ def test_unloadable_data_is_never_neutral() -> None:
 def test_a_typo_fixed_in_a_generator_comment_is_green_in_the_pack() -> None:
     old = "options:\n  - ident: WithTruncation\n    comment: |\n      speficies the amount\n"
     new = old.replace("speficies", "specifies")
-    pr = pull_request(
-        [file_diff("jwt/options.yaml", ["      specifies the amount"],
-                   ["      speficies the amount"], start=4)],
+    lane, _ = lane_and_factors(
+        files=[file_diff("jwt/options.yaml", ["      specifies the amount"],
+                         ["      speficies the amount"], start=4)],
         base={"jwt/options.yaml": old},
         head={"jwt/options.yaml": new},
     )
-    assert build_pack(pr, Config()).risk.lane is Lane.GREEN
+    assert lane is Lane.GREEN
 
 
 def test_prose_in_a_workflow_is_still_a_ci_change() -> None:
     old = "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: make\n"
     old = "name: ci\ndescription: builds\n" + old
     new = old.replace("builds", "builds and tests")
-    pr = pull_request(
-        [file_diff(".github/workflows/ci.yml", ["description: builds and tests"],
-                   ["description: builds"], start=2)],
+    lane, _ = lane_and_factors(
+        files=[file_diff(".github/workflows/ci.yml", ["description: builds and tests"],
+                         ["description: builds"], start=2)],
         base={".github/workflows/ci.yml": old},
         head={".github/workflows/ci.yml": new},
     )
-    assert build_pack(pr, Config()).risk.lane is not Lane.GREEN
+    assert lane is not Lane.GREEN
 
 
 def test_python_code_moved_into_a_try_block_is_not_cosmetic() -> None:
@@ -259,21 +259,21 @@ def test_a_help_text_only_change_is_green_in_the_pack() -> None:
     )
     new = old.replace("-n", "--name")
     assert new != old
-    pr = pull_request(
-        [file_diff("cmd/create.go", ['\tExample: `app create --name "my app"`,'],
-                   ['\tExample: `app create -n "my app"`,'], start=5)],
+    lane, _ = lane_and_factors(
+        files=[file_diff("cmd/create.go", ['\tExample: `app create --name "my app"`,'],
+                         ['\tExample: `app create -n "my app"`,'], start=5)],
         base={"cmd/create.go": old},
         head={"cmd/create.go": new},
     )
-    assert build_pack(pr, Config()).risk.lane is Lane.GREEN
+    assert lane is Lane.GREEN
 
 
 def test_a_flag_default_changed_beside_its_help_is_not_green() -> None:
     old = 'parser.add_argument("--retries", help="how often", default=3)\n'
     new = 'parser.add_argument("--retries", help="how often to try", default=5)\n'
-    pr = pull_request(
-        [file_diff("src/app/cli.py", [new.rstrip()], [old.rstrip()], start=1)],
+    lane, _ = lane_and_factors(
+        files=[file_diff("src/app/cli.py", [new.rstrip()], [old.rstrip()], start=1)],
         base={"src/app/cli.py": old},
         head={"src/app/cli.py": new},
     )
-    assert build_pack(pr, Config()).risk.lane is not Lane.GREEN
+    assert lane is not Lane.GREEN

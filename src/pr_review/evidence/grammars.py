@@ -174,13 +174,6 @@ def ordered_leaves(tree: Tree) -> list[str]:
     return leaves + sorted(run)
 
 
-PROSE_BINDERS = frozenset(
-    {"pair", "keyed_element", "variable_declarator", "var_spec", "const_spec",
-     "short_var_declaration", "assignment_expression", "public_field_definition",
-     "field_definition"}
-)  # fmt: skip
-"""Nodes that bind a value to a name written first (an object or struct literal's key, a
-declared or assigned name, a class field): where a string's purpose is read from its name."""
 _PROSE_WRAPPERS = frozenset({"literal_element", "expression_list", "parenthesized_expression"})
 _KEY_NAMES = frozenset(
     {"identifier", "property_identifier", "field_identifier", "private_property_identifier",
@@ -229,7 +222,7 @@ def _binding_name(value: Any, parent: Any | None, data: bytes) -> str | None:
             return None
         method = callee.child_by_field_name("property") or callee.child_by_field_name("field")
         return _text(method, data) or None
-    named = parent.named_children if parent.type in PROSE_BINDERS else []
+    named = parent.named_children if parent.type in _PROSE_BINDERS else []
     if len(named) < 2 or named[0].start_byte == value.start_byte:
         return None
     key = named[0]
@@ -277,6 +270,12 @@ _BINDINGS = {
 """Node kinds that bind a value to a name: (the value's field, the name's field)."""
 _MODULE_EXPORTS = frozenset({"module.exports", "exports", "module.exports.default",
                              "exports.default"})  # fmt: skip
+_PROSE_BINDERS = frozenset(_BINDINGS) | {
+    "keyed_element", "var_spec", "const_spec", "short_var_declaration"
+}  # fmt: skip
+"""Nodes that bind a value to a name written first, JavaScript/TypeScript's
+(:data:`_BINDINGS`) and Go's (a struct literal's key, a declared or assigned name): where
+:func:`prose_tokens` reads a string's purpose from its name."""
 
 
 BINDING_EXAMPLES: tuple[tuple[str, str, str | None], ...] = (

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 
 from pr_review.evidence.grammars import compared_fields, returned_record_keys
-from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.pyast import name_of, parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, words
 
 KIND_FIELDS = frozenset({"type", "kind", "ttype", "typ"})
@@ -40,11 +40,7 @@ def _receiver(node: ast.expr) -> str | None:
     """The last name of what a field is read from (``self.tokens[i]`` -> ``tokens``)."""
     while isinstance(node, ast.Subscript):
         node = node.value
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
+    return name_of(node)
 
 
 def _python_fields(source: str) -> list[tuple[str, str]] | None:

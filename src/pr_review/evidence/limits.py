@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from typing import TypeGuard
 
 from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
-from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.pyast import name_of, parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, words
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
@@ -123,14 +123,6 @@ def refusing_call(name: str) -> bool:
     return "fail" in words(name)
 
 
-def _name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
-
-
 def python_refuses(body: Sequence[ast.stmt]) -> bool:
     """The block raises, calls a refusing callee (:func:`refusing_call`) or names a 4xx."""
     for statement in body:
@@ -190,7 +182,7 @@ def _python_spent(tree: ast.Module) -> frozenset[str]:
     return frozenset(
         name for node in ast.walk(tree)
         if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Sub)
-        and (name := _name(node.target)) is not None
+        and (name := name_of(node.target)) is not None
     )  # fmt: skip
 
 
@@ -222,7 +214,7 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
                 symbol = _OPS.get(type(op))
                 if symbol is None:
                     continue
-                left, right = _name(operands[i]), _name(operands[i + 1])
+                left, right = name_of(operands[i]), name_of(operands[i + 1])
                 if _enforced(right, operands[i], spent):
                     found = (symbol, right)
                 elif _enforced(left, operands[i + 1], spent):

@@ -93,15 +93,17 @@ def _bindings(node: ast.AST) -> Iterator[tuple[str, ast.expr]]:
                 yield text, value
     elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        names = {_bound_name(t) for t in targets}
+        names = {name_of(t) for t in targets}
         if len(names) == 1 and (name := names.pop()) is not None:
             yield name, node.value
 
 
-def _bound_name(target: ast.expr) -> str | None:
-    if isinstance(target, ast.Name):
-        return target.id
-    return target.attr if isinstance(target, ast.Attribute) else None
+def name_of(node: ast.expr) -> str | None:
+    """The last name of a name or an attribute (``x`` -> ``x``, ``self.max_size`` ->
+    ``max_size``); None for any other expression."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
 
 
 def shape_key(source: str) -> str | None:
