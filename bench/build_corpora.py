@@ -277,6 +277,12 @@ REPOS = {
     "formidable": ("node-formidable/formidable", "javascript", "multipart form and upload parser"),
     "fasthttp": ("valyala/fasthttp", "go", "HTTP server and client"),
     "falcon": ("falconry/falcon", "python", "web API framework"),
+    "tar-fs": (
+        "mafintosh/tar-fs", "javascript", "tar archive packing and extraction to the file system"
+    ),
+    "pug": ("pugjs/pug", "javascript", "HTML template engine"),
+    "distribution": ("distribution/distribution", "go", "container image registry"),
+    "django-debug-toolbar": ("jazzband/django-debug-toolbar", "python", "Django debugging panels"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
