@@ -39,6 +39,7 @@ from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.origin_checks import origin_check_factors
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.path_escapes import path_escape_factors
+from pr_review.evidence.raw_markup import raw_markup_factors
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
 from pr_review.evidence.security_scope import security_scope_factors
@@ -139,6 +140,7 @@ def _build_pack(
         structure += validation_regex_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += markup_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
+        structure += raw_markup_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += entity_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += log_quoting_factors(lane_files, pr.base_tree, pr.head_tree)
         structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)

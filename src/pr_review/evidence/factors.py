@@ -20,6 +20,7 @@ from pr_review.evidence import (
     markup_escaping,
     origin_checks,
     path_escapes,
+    raw_markup,
     security_scope,
     validation_regexes,
 )
@@ -43,7 +44,8 @@ def known_factors() -> frozenset[str]:
         credential_headers.FACTOR, entity_escapes.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR,
         guards.ADDED_FACTOR, input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR,
         log_quoting.FACTOR, markup_escaping.FACTOR, origin_checks.FACTOR,
-        path_escapes.FACTOR, security_scope.FACTOR, security_scope.CHECK_FACTOR,
+        path_escapes.FACTOR, raw_markup.FACTOR, security_scope.FACTOR,
+        security_scope.CHECK_FACTOR,
         validation_regexes.FACTOR,
     }
     return frozenset(

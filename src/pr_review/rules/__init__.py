@@ -78,6 +78,9 @@ class SinkCategory(StrEnum):
     """A reader capped at N bytes (``io.LimitReader``): resource-exhaustion fixes live here."""
     ERROR_DETAILS = "error-details"
     """A formatted traceback put into a response: exception details exposed (CWE-209)."""
+    RAW_MARKUP = "raw-markup"
+    """A value output as trusted markup, escaping switched off (``mark_safe(x)``,
+    ``dangerouslySetInnerHTML``, ``template.HTML(s)``): cross-site scripting lives here."""
     LINK_FOLLOWING = "link-following"
     """Opening a path without following links out of its root (``securejoin``, ``O_NOFOLLOW``,
     ``openat2`` ``RESOLVE_IN_ROOT``): symlink-escape fixes live here (CWE-59)."""

@@ -530,6 +530,8 @@ SINK_FIX = {
     "no larger than the handler needs.",
     "error-details": "Log the traceback on the server; send the client a generic message and "
     "an id it can quote.",
+    "raw-markup": "Escape the value (format_html, an escaping call) or write it as text "
+    "(textContent, a template's default output); mark only constant markup as safe.",
     "link-following": "Open paths from images, archives or requests inside their root without "
     "following links (openat2 with RESOLVE_IN_ROOT, securejoin, os.Root, O_NOFOLLOW).",
 }
