@@ -11,6 +11,7 @@ from pr_review.evidence.fix_claims import (
     COMMENT_EXAMPLES,
     COMPILED_EXAMPLES,
     TEST_NAME_EXAMPLES,
+    VULNERABILITY_FILE_EXAMPLES,
     changelog_markers,
     claim,
     comment_claim,
@@ -149,6 +150,26 @@ def test_a_test_line_naming_a_vulnerability_is_a_claim_but_not_the_xss_header() 
     where = "(`test/app.test.js` line 1)"
     assert found == [f"a test it adds names prototype pollution: {line} {where}"]
     assert regression_test_markers([CODE_DIFF, header], kinds, [CODE_DIFF]) == []
+
+
+@pytest.mark.parametrize(("path", "line", "claimed"), VULNERABILITY_FILE_EXAMPLES)
+def test_a_test_case_added_to_a_file_of_vulnerability_tests(
+    path: str, line: str, claimed: bool
+) -> None:
+    test = file_diff(path, [line])  # an edited file: its name is old
+    kinds = {path: classify(path), CODE_DIFF.path: classify(CODE_DIFF.path)}
+    found = regression_test_markers([CODE_DIFF, test], kinds, [CODE_DIFF])
+    assert bool(found) is claimed
+    if claimed:
+        assert found[0].startswith("a test it adds sits in a file of vulnerability tests: ")
+        assert f"(`{path}` line 1)" in found[0]
+
+
+def test_a_test_case_only_moved_in_a_file_of_vulnerability_tests_is_no_claim() -> None:
+    line = "  it('denies a regex with quotes', async () => {"
+    test = file_diff("spec/vulnerabilities.spec.js", [line], [line + " "])
+    kinds = {test.path: classify(test.path), CODE_DIFF.path: classify(CODE_DIFF.path)}
+    assert regression_test_markers([CODE_DIFF, test], kinds, [CODE_DIFF]) == []
 
 
 def test_tests_alone_are_not_read() -> None:

@@ -16,14 +16,17 @@ dependency bump with its advisory, tests alone), notes that link :data:`COMPILED
 other pull requests or issues (a release's notes compiled from what was merged before, however
 little code the PR changes beside them: jupyterhub's 6.0 notes, one entry of 87 linked PRs
 reading "Fix JSX vulnerabilities", beside two help strings), code changes that only set a
-version string (a release), lines the PR only moves or rewords (the same line removed), test
-files the PR only edits (their names are old), and the ``X-XSS-Protection`` header's name.
+version string (a release), lines the PR only moves or rewords (the same line removed), the
+names of test files the PR only edits (their names are old; but a test case added to a file
+named for vulnerabilities, ``spec/vulnerabilities.spec.js``, is one), and the
+``X-XSS-Protection`` header's name.
 PR text is hostile data; this signal can only raise the lane.
 
 Examples (run by the test suite): ``CLAIM_EXAMPLES`` (a line, a claim?), ``COMPILED_EXAMPLES``
 (added release-note lines, compiled from other PRs?), ``CHANGELOG_EXAMPLES``
 (a path, a changelog?), ``TEST_NAME_EXAMPLES`` (an added test file, named for a
-vulnerability?) and ``COMMENT_EXAMPLES`` (an added code line, a comment naming one?).
+vulnerability?), ``VULNERABILITY_FILE_EXAMPLES`` (a test case added to a file of
+vulnerability tests?) and ``COMMENT_EXAMPLES`` (an added code line, a comment naming one?).
 """
 
 from __future__ import annotations
@@ -158,6 +161,20 @@ _TEST_NAME_WORDS = frozenset(
 """Words of an added test file's name that say it tests a vulnerability (``xss_quotes.text``,
 ``test_security_inline.py``, ``redos.spec.ts``). Not here: ``csrf`` and ``auth`` (features
 tested under those names), ``dos`` (``todos``, DOS line endings)."""
+_VULNERABILITY_FILE_WORDS = frozenset(
+    {"vuln", "vulns", "vulnerability", "vulnerabilities", "exploit", "exploits"}
+)
+"""Words of a test file's name that say every test in it is a vulnerability's regression test
+(parse-server's ``spec/vulnerabilities.spec.js``): a test case the PR adds to such a file, even
+one the PR only edits, is the fix's regression test. Not ``security`` here: projects name the
+tests of their security module so (pyramid's ``tests/test_security.py``, Flask-AppBuilder's
+security manager), features, not fixes."""
+_TEST_CASE = re.compile(
+    r"^\s*(?:(?:it|test|specify)(?:\.\w+)?\s*\(\s*['\"`]|(?:async\s+)?def\s+test\w*\s*\(|"
+    r"func\s+Test\w*\s*\(|class\s+Test\w*)"
+)
+"""A line declaring a test case: ``it('...')``/``test('...')`` (Jest, Mocha, Vitest), a pytest or
+unittest ``def test_...``/``class Test...``, Go's ``func TestX(``."""
 _HEADER_NAMES = re.compile(r"x-xss-protection", re.IGNORECASE)
 """A header named for XSS, set and tested by security-header middleware as a feature."""
 _WORD_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -185,7 +202,16 @@ def regression_test_markers(
         found = _first_new_claim(f, _test_claim)
         if found is not None:
             return [f"a test it adds names {found[0]}: {found[1]}"]
+    for f in tests:
+        if f.status is not FileStatus.DELETED and _name_words(f.path) & _VULNERABILITY_FILE_WORDS:
+            case = _first_new_claim(f, _test_case)
+            if case is not None:
+                return [f"a test it adds sits in a file of vulnerability tests: {case[1]}"]
     return []
+
+
+def _test_case(line: str) -> str | None:
+    return "a test case" if _TEST_CASE.match(line) else None
 
 
 def _test_claim(line: str) -> str | None:
@@ -436,6 +462,18 @@ TEST_NAME_EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("tests/test_redirects.py", False),
 )
 """Each: a test file the PR adds, and whether its name says it tests a vulnerability."""
+
+VULNERABILITY_FILE_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
+    ("spec/vulnerabilities.spec.js", "  it('denies a regex with quotes in a query', async () => {",
+     True),
+    ("tests/test_vulns.py", "def test_header_value_with_newline():", True),
+    ("test/exploits_test.go", "func TestEntryOutsideRoot(t *testing.T) {", True),
+    ("spec/vulnerabilities.spec.js", "    const config = await reconfigureServer({});", False),
+    ("tests/test_security.py", "def test_remember_me_cookie():", False),
+    ("tests/test_views.py", "def test_login_redirect():", False),
+)
+"""Each: a test file the PR edits, a line it adds there, and whether that is a test case in a
+file of vulnerability tests."""
 
 
 COMMENT_EXAMPLES: tuple[tuple[str, bool], ...] = (
