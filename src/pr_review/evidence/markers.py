@@ -11,9 +11,12 @@ location or request can leave for another host; one that tests a key for ``__pro
 ``Object.prototype``: ``has.call(Object.prototype, key)``) decides whether input can reach
 ``Object.prototype``; one that tests text for a sequence closing a markup construct (``-->``,
 ``]]>``, ``?>``, a search for ``--``) decides whether a serializer's comment, CDATA section or
-processing instruction can be closed early by its data. Path traversal, script-URL XSS,
-open redirects, prototype pollution and XML injection are fixed by changing such functions
-and reopened the same way, in every language. The evidence is the code's own, on its syntax
+processing instruction can be closed early by its data; one that tests an address for a
+private, loopback, link-local or reserved range (``ip.is_private``, Go's ``ip.IsLoopback()``,
+``is_global_host(host)``) decides whether a request made for input can reach hosts inside the
+network. Path traversal, script-URL XSS, open redirects, prototype pollution, XML injection
+and server-side request forgery are fixed by changing such functions and reopened the same
+way, in every language. The evidence is the code's own, on its syntax
 tree, not a name: a function (or class) with such a check on either side of the PR whose
 decisions change (:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls)
 gives the marker's factor (red), and so does a condition the PR adds, removes or rewrites that
@@ -23,7 +26,8 @@ calls a function of the PR's files testing for a marker (one level: an existing
 ``'//'`` is also how code comments and protocol separators are tested for, so its function
 counts only when a condition testing for it is itself added, removed or rewritten
 (``Marker.own_check``); so do the prototype-member test and the markup terminators, which sit
-in long parser and serializer functions whose other decisions change often. A function moved
+in long parser and serializer functions whose other decisions change often, and the address
+ranges, whose callers (dialers, fetchers) decide much else. A function moved
 to another file of the PR, or renamed in its file, deciding the same is no change. The
 markers are data (``MARKERS``). A containment check has a second spelling with no literal in
 it, a resolved path tested by its prefix (:data:`RESOLVED_CONTAINMENT`), read the same way
@@ -138,6 +142,27 @@ MARKERS: tuple[Marker, ...] = (
          "n.data.indexOf('--')!==-1", "'--' in data", "text.includes('-->')"),
         # a command line's option prefix and end-of-options marker, an arrow
         ("arg.startsWith('--')", "arg==='--'", "s.indexOf('->')>0", "s.endswith('>')"),
+        own_check=True,
+    ),
+    Marker(
+        "address-range-check-changed",
+        re.compile(r"""(?i:\b(?:ip|addr|address|host|remote)\w*)(?:\([^()]*\))?\.is_(?:private|global|"""
+                   r"""loopback|link_local|reserved|unspecified|site_local)\b"""
+                   r"""|\bis_(?:private|global|loopback|internal|local|public)_(?:ip|addr|address|host"""
+                   r"""|hostname|network)s?\("""
+                   r"""|\.Is(?:Private|Loopback|LinkLocalUnicast|LinkLocalMulticast|Unspecified)\(\)"""
+                   r"""|\bip\.is(?:Private|Loopback|Public|LinkLocal)\("""
+                   r"""|\.range\(\)[!=]==?(["'`])(?:private|loopback|linkLocal|reserved|unspecified)\1"""),
+        "tests addresses for private, loopback, link-local or reserved ranges, so it decides "
+        "whether a request made for input can reach hosts inside the network",
+        "server-side request forgery",
+        ("ipaddress.ip_address(host).is_private", "ip.is_loopback or ip.is_link_local",
+         "is_global_host(hostname)", "!ip.IsPrivate()",
+         "addr.IsLoopback()||addr.IsLinkLocalUnicast()", "ip.isPrivate(address)",
+         "addr.range()==='private'"),
+        # a repository's or a channel's privacy, a configuration flag, a user field
+        ("repo.is_private", "repo.IsPrivate", "channel.is_private and user",
+         "isPrivateField(x)", "self.is_global_config"),
         own_check=True,
     ),
     Marker(
@@ -832,6 +857,49 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
     ), _lines(
         "function isJson(type: string): boolean {",
         "  return type.startsWith('application/json') || type.startsWith('application/ld+json')",
+        "}",
+    ), None),
+    # a URL fetched for a request only when its host resolves to a public address (pyload's
+    # SSRF fix GHSA-2wvg-62qm-gj33)
+    ("core/api.py", _lines(
+        "def check_links(self, url):",
+        "    page = get_url(url)",
+        "    return find_links(page)",
+    ), _lines(
+        "def check_links(self, url):",
+        "    host = urlparse(url).hostname",
+        "    if host and is_global_host(host):",
+        "        return find_links(get_url(url))",
+        "    return []",
+    ), "address-range-check-changed"),
+    # Go: a dialer refusing loopback and private addresses
+    ("proxy/dial.go", _lines(
+        "package proxy",
+        "func dial(ip net.IP) (net.Conn, error) {",
+        "	return connect(ip)",
+        "}",
+    ), _lines(
+        "package proxy",
+        "func dial(ip net.IP) (net.Conn, error) {",
+        "	if ip.IsLoopback() || ip.IsPrivate() {",
+        "		return nil, errForbidden",
+        "	}",
+        "	return connect(ip)",
+        "}",
+    ), "address-range-check-changed"),
+    # ... not a repository's privacy, a field of the same name
+    ("pkg/cmd/view.go", _lines(
+        "package cmd",
+        "func label(repo Repo) string {",
+        "	return repo.Name",
+        "}",
+    ), _lines(
+        "package cmd",
+        "func label(repo Repo) string {",
+        "	if repo.IsPrivate {",
+        "		return repo.Name + \" (private)\"",
+        "	}",
+        "	return repo.Name",
         "}",
     ), None),
 )  # fmt: skip
