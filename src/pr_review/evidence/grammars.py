@@ -746,11 +746,15 @@ def _last_identifier(node: Any, data: bytes) -> str | None:
 
 
 def _refuses(node: Any, data: bytes, refusing_call: Callable[[str], bool]) -> bool:
-    """The block throws, panics, calls an error constructor or returns an error or a 4xx."""
+    """The block throws, panics, calls an error constructor or returns an error or a 4xx, not
+    under another ``if`` of its own: a refusal nested so is that check's (a lexer's ``if
+    ((captures = RE.exec(input)))`` consumes a token and refuses only if a later test fails)."""
     stack = [node]
     while stack:
         current = stack.pop()
         kind = current.type
+        if kind == "if_statement" and current is not node:
+            continue
         if kind in _REFUSALS:
             return True
         if kind in _CALLS and refusing_call(_last(_callee(current, data))):

@@ -124,22 +124,24 @@ def refusing_call(name: str) -> bool:
 
 
 def python_refuses(body: Sequence[ast.stmt]) -> bool:
-    """The block raises, calls a refusing callee (:func:`refusing_call`) or names a 4xx."""
-    for statement in body:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Raise):
+    """The block raises, calls a refusing callee (:func:`refusing_call`) or names a 4xx, not
+    under another ``if`` of its own: a refusal nested so is that check's (a lexer's ``if m :=
+    TOKEN.match(s):`` consumes the token and refuses only if a later test fails)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If):
+            continue
+        if isinstance(node, ast.Raise):
+            return True
+        if isinstance(node, ast.Call):
+            func = node.func
+            callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if refusing_call(callee):
                 return True
-            if isinstance(node, ast.Call):
-                func = node.func
-                callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if refusing_call(callee):
-                    return True
-            if (
-                isinstance(node, ast.Constant)
-                and type(node.value) is int
-                and 400 <= node.value <= 431
-            ):
-                return True
+        if isinstance(node, ast.Constant) and type(node.value) is int and 400 <= node.value <= 431:
+            return True
+        stack.extend(ast.iter_child_nodes(node))
     return False
 
 

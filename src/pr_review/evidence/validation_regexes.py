@@ -341,5 +341,34 @@ VALIDATION_REGEX_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         ),
         False,
     ),
+    (  # a lexer's token regex made lazy: its match consumes a token; the refusal below it
+        # belongs to another check (pug's `each ... of` lexer)
+        "lib/lexer.js",
+        (
+            "function eachOf(input) {\n  let m\n  if ((m = /^each (.*) of (.+)/.exec(input))) {\n"
+            "    consume(m[0])\n    if (!/^[a-z]+$/.test(m[1])) { error('MALFORMED') }\n"
+            "    return true\n  }\n}\n"
+        ),
+        (
+            "function eachOf(input) {\n  let m\n  if ((m = /^each (.*?) of (.+)/.exec(input))) {\n"
+            "    consume(m[0])\n    if (!/^[a-z]+$/.test(m[1])) { error('MALFORMED') }\n"
+            "    return true\n  }\n}\n"
+        ),
+        False,
+    ),
+    (  # the same in Python: a match that consumes, a nested check that refuses
+        "lexer.py",
+        (
+            "def each_of(s):\n    if m := EACH.match(s):\n        consume(m)\n"
+            "        if not m.group(1).isidentifier():\n            raise SyntaxError(s)\n"
+            "        return True\n"
+        ),
+        (
+            "def each_of(s):\n    if m := re.match(r'each (.*?) of (.+)', s):\n        consume(m)\n"
+            "        if not m.group(1).isidentifier():\n            raise SyntaxError(s)\n"
+            "        return True\n"
+        ),
+        False,
+    ),
 )
 """(path, base source, head source, is a validation regex changed?)."""
