@@ -11,6 +11,7 @@ tree and every new name absent from the base tree (no call site left behind, no 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             or _data_prose_equal(f, base, head)
             or _code_prose_equal(f, base, head)
             or _catalog_equal(f, base, head)
+            or _go_mod_comments_equal(f, base, head)
         ):
             neutral.add(f.path)
             continue
@@ -300,6 +302,21 @@ def _catalog_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     texts = _modified_texts(f, base, head)
     return texts is not None and same_catalog(*texts)
+
+
+def _go_mod_comments_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified ``go.mod`` or ``go.work`` whose directives are the same once ``//`` comments
+    and blank lines are set aside (distribution dropping a comment, holdout48): the module's
+    requirements did not change. A module path never holds ``//``."""
+    if posixpath.basename(f.path) not in {"go.mod", "go.work"}:
+        return False
+    texts = _modified_texts(f, base, head)
+    return texts is not None and _go_directives(texts[0]) == _go_directives(texts[1])
+
+
+def _go_directives(text: str) -> list[str]:
+    lines = (" ".join(line.split("//", 1)[0].split()) for line in text.splitlines())
+    return [line for line in lines if line]
 
 
 def _file_renames(f: FileDiff, base: RepoTree, head: RepoTree) -> list[Rename] | None:
