@@ -54,6 +54,10 @@ _MAX_PATTERN = 4000
 """Longer patterns (generated tables) are not analysed."""
 
 
+_LAZY = re.compile(r"(?<!\\)([*+?}])\?")
+"""A lazy quantifier's ``?`` in a rendered shape (not an escaped ``\\?``)."""
+
+
 @dataclass(frozen=True)
 class Ambiguity:
     """One shape of a pattern that backtracks super-linearly."""
@@ -64,6 +68,13 @@ class Ambiguity:
     shape: str
     """The repeats involved, rendered from the tree (``\\s* then \\s*``): the identity of the
     shape when a base and a head pattern are compared."""
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """What a base and a head shape are compared by: the shape with lazy quantifiers read
+        as greedy (``.*?`` backtracks over the same splits as ``.*``, in another order: making
+        a repeat lazy neither fixes nor makes a ReDoS)."""
+        return self.kind, _LAZY.sub(r"\1", self.shape)
 
     def describe(self) -> str:
         """One clause a maintainer can check against the pattern."""
