@@ -53,6 +53,11 @@ def is_escaping(name: str) -> bool:
     return "escape" in lowered or lowered.startswith("sanitize") or lowered in _ENCODERS
 
 
+def escapes_in(code: str) -> int:
+    """How many calls in ``code`` escape, sanitize or URL-encode a value (:func:`is_escaping`)."""
+    return sum(1 for match in _CALL.finditer(code) if is_escaping(match.group(1)))
+
+
 @dataclass(frozen=True)
 class Escape:
     """An escaping call on a line of markup-building code."""

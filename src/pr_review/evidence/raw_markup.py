@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from pr_review.evidence.lexing import shorten
-from pr_review.evidence.markup_escaping import is_escaping
+from pr_review.evidence.markup_escaping import escapes_in
 from pr_review.evidence.sides import CodeSides, code_sides
 from pr_review.evidence.sinks import MAX_BYTES, hits_of
 from pr_review.rules import SinkCategory, language_of
@@ -45,8 +45,6 @@ from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "raw-markup-changed"
-
-_CALL = re.compile(r"([A-Za-z_$][\w$]*)\(")
 
 TEMPLATE_SUFFIXES = frozenset({
     ".html", ".htm", ".jinja", ".jinja2", ".j2", ".djhtml", ".hbs", ".handlebars", ".mustache",
@@ -125,8 +123,7 @@ class RawSite:
 def _code_sites(source: str, language: str) -> list[RawSite]:
     hits = [h for h in hits_of(source, language) if h.category is SinkCategory.RAW_MARKUP]
     return [
-        RawSite(h.line, h.snippet.strip(),
-                sum(1 for m in _CALL.finditer(h.code) if is_escaping(m.group(1))))
+        RawSite(h.line, h.snippet.strip(), escapes_in(h.code))
         for h in hits
     ]
 
