@@ -16,19 +16,19 @@ private, loopback, link-local or reserved range (``ip.is_private``, Go's ``ip.Is
 ``is_global_host(host)``) decides whether a request made for input can reach hosts inside the
 network. Path traversal, script-URL XSS, open redirects, prototype pollution, XML injection
 and server-side request forgery are fixed by changing such functions and reopened the same
-way, in every language. The evidence is the code's own, on its syntax
-tree, not a name: a function (or class) with such a check on either side of the PR whose
-decisions change (:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls)
-gives the marker's factor (red), and so does a condition the PR adds, removes or rewrites that
-calls a function of the PR's files testing for a marker (one level: an existing
-``IsDangerousURL`` check applied to one more link kind). A marker the module names once
+way, in every language. The evidence is the code's own, on its syntax tree, not a name: a
+function (or class) with such a check on either side of the PR whose decisions change
+(:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls) gives the marker's
+factor (red), and so does a condition the PR adds, removes or rewrites that calls a function
+of the PR's files testing for a marker (one level: an existing ``IsDangerousURL`` check
+applied to one more link kind). A marker the module names once
 (``DOTDOT = '..'``, Go's ``var bJs = []byte("javascript:")``) is read through its name.
 ``'//'`` is also how code comments and protocol separators are tested for, so its function
 counts only when a condition testing for it is itself added, removed or rewritten
 (``Marker.own_check``); so do the prototype-member test and the markup terminators, which sit
 in long parser and serializer functions whose other decisions change often, and the address
-ranges, whose callers (dialers, fetchers) decide much else. A function moved
-to another file of the PR, or renamed in its file, deciding the same is no change. The
+ranges, whose callers (dialers, fetchers) decide much else. A function moved to another file
+of the PR, or renamed in its file, deciding the same is no change. The
 markers are data (``MARKERS``). A containment check has a second spelling with no literal in
 it, a resolved path tested by its prefix (:data:`RESOLVED_CONTAINMENT`), read the same way
 through the names its function assigns.

@@ -11,7 +11,6 @@ tree and every new name absent from the base tree (no call site left behind, no 
 from __future__ import annotations
 
 import json
-import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -308,7 +307,7 @@ def _go_mod_comments_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     """A modified ``go.mod`` or ``go.work`` whose directives are the same once ``//`` comments
     and blank lines are set aside (distribution dropping a comment, holdout48): the module's
     requirements did not change. A module path never holds ``//``."""
-    if posixpath.basename(f.path) not in {"go.mod", "go.work"}:
+    if PurePosixPath(f.path).name not in {"go.mod", "go.work"}:
         return False
     texts = _modified_texts(f, base, head)
     return texts is not None and _go_directives(texts[0]) == _go_directives(texts[1])

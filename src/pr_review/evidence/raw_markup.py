@@ -41,7 +41,7 @@ from pr_review.evidence.sinks import MAX_BYTES, hits_of
 from pr_review.rules import SinkCategory, language_of
 from pr_review.schema.enums import FactorSeverity
 from pr_review.schema.pack import RiskFactor
-from pr_review.sources.diff import FileDiff
+from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 
 FACTOR = "raw-markup-changed"
@@ -122,10 +122,7 @@ class RawSite:
 
 def _code_sites(source: str, language: str) -> list[RawSite]:
     hits = [h for h in hits_of(source, language) if h.category is SinkCategory.RAW_MARKUP]
-    return [
-        RawSite(h.line, h.snippet.strip(), escapes_in(h.code))
-        for h in hits
-    ]
+    return [RawSite(h.line, h.snippet.strip(), escapes_in(h.code)) for h in hits]
 
 
 def _template_sites(source: str) -> list[RawSite]:
@@ -151,9 +148,13 @@ def read(path: str, source: str | None) -> list[RawSite] | None:
     return None
 
 
-def _totals(sides: Sequence[CodeSides[RawSite]], new: bool) -> tuple[int, int]:
-    sites = [s for side in sides for s in (side.new if new else side.old)]
+def _count(sites: Sequence[RawSite]) -> tuple[int, int]:
+    """How many outputs, and how many escapes inside them."""
     return len(sites), sum(s.escapes for s in sites)
+
+
+def _totals(sides: Sequence[CodeSides[RawSite]], new: bool) -> tuple[int, int]:
+    return _count([s for side in sides for s in (side.new if new else side.old)])
 
 
 def raw_markup_factors(
@@ -162,18 +163,13 @@ def raw_markup_factors(
     """One red factor when, over the PR's code and template files present on both sides, the
     values output as trusted markup or the escapes inside them are more or fewer after the PR,
     at the first file where they are."""
-    sides = [
-        s for s in code_sides(files, base, head, read)
-        if s.old_source is not None and s.new_source is not None
-    ]
+    both = [f for f in files if f.status not in {FileStatus.ADDED, FileStatus.DELETED}]
+    sides = code_sides(both, base, head, read)
     before, after = _totals(sides, new=False), _totals(sides, new=True)
     if before == after:
         return []
     for side in sides:
-        old_sites, new_sites = (len(side.old), sum(s.escapes for s in side.old)), (
-            len(side.new), sum(s.escapes for s in side.new)
-        )
-        if old_sites == new_sites:
+        if _count(side.old) == _count(side.new):
             continue
         kept = {s.code for s in side.new}
         gone = [s for s in side.old if s.code not in kept]
