@@ -14,9 +14,12 @@ location or request can leave for another host; one that tests a key for ``__pro
 processing instruction can be closed early by its data; one that tests an address for a
 private, loopback, link-local or reserved range (``ip.is_private``, Go's ``ip.IsLoopback()``,
 ``is_global_host(host)``) decides whether a request made for input can reach hosts inside the
-network. Path traversal, script-URL XSS, open redirects, prototype pollution, XML injection
-and server-side request forgery are fixed by changing such functions and reopened the same
-way, in every language. The evidence is the code's own, on its syntax tree, not a name: a
+network; one that tests whether a file or an archive entry is a symbolic or hard link
+(``fi.Mode()&os.ModeSymlink``, ``st.isSymbolicLink()``, ``os.path.islink(p)``,
+``member.issym()``) decides whether a write, a read or an extraction follows a link out of its
+root. Path traversal, script-URL XSS, open redirects, prototype pollution, XML injection,
+server-side request forgery and link escapes are fixed by changing such functions and reopened
+the same way, in every language. The evidence is the code's own, on its syntax tree, not a name: a
 function (or class) with such a check on either side of the PR whose decisions change
 (:func:`pr_review.evidence.decisions.compare`: conditions, refusals, calls) gives the marker's
 factor (red), and so does a condition the PR adds, removes or rewrites that calls a function
@@ -27,7 +30,8 @@ applied to one more link kind). A marker the module names once
 counts only when a condition testing for it is itself added, removed or rewritten
 (``Marker.own_check``); so do the prototype-member test and the markup terminators, which sit
 in long parser and serializer functions whose other decisions change often, and the address
-ranges, whose callers (dialers, fetchers) decide much else. A function moved to another file
+ranges, whose callers (dialers, fetchers) decide much else, and the link tests, which sit
+in file walkers and copiers. A function moved to another file
 of the PR, or renamed in its file, deciding the same is no change. The
 markers are data (``MARKERS``). A containment check has a second spelling with no literal in
 it, a resolved path tested by its prefix (:data:`RESOLVED_CONTAINMENT`), read the same way
@@ -177,6 +181,22 @@ MARKERS: tuple[Marker, ...] = (
          "'$where' in query", "val._bsontype!=null"),
         # the query builder's own `where`, a SQL clause, a template's `$scope`
         ("q.where('age')", "clause==='where'", "$scope.where===x"),
+        own_check=True,
+    ),
+    Marker(
+        "link-check-changed",
+        re.compile(r"""\bModeSymlink\b|\bisSymbolicLink\(|\bS_ISLNK\(|\bislink\(|\bis_symlink\("""
+                   r"""|\.issym\(\)|\.islnk\(\)|\bType(?:Symlink|Link)\b"""
+                   r"""|(["'`])(?:symlink|SymbolicLink)\1"""),
+        "tests whether a file or an archive entry is a symbolic or hard link, so it decides "
+        "whether a path is followed through a link to a place outside its root",
+        "link-following writes, reads and archive escapes",
+        ("fi.Mode()&os.ModeSymlink!=0", "st.isSymbolicLink()", "os.path.islink(target)",
+         "stat.S_ISLNK(st.st_mode)", "member.issym() or member.islnk()",
+         "hdr.Typeflag==tar.TypeSymlink", "header.type==='symlink'",
+         "entry.type==='SymbolicLink'", "p.is_symlink()"),
+        # a markdown or HTML link, a link's rel, a CLI flag naming symlinks
+        ("token.type==='link'", "rel==='link'", "opts.followSymlinks", "kind==='Link'"),
         own_check=True,
     ),
 )  # fmt: skip
@@ -901,5 +921,68 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "	}",
         "	return repo.Name",
         "}",
+    ), None),
+    # a copier refusing to follow a symbolic link out of the tree it copies (helm's
+    # GHSA-557j-xg8c-q2mm, containerd's GHSA-c72p-9xmj-rx3w have this shape)
+    ("pkg/downloader/manager.go", _lines(
+        "package downloader",
+        "func copyChart(dest string) error {",
+        "	info, err := os.Lstat(dest)",
+        "	if err != nil {",
+        "		return err",
+        "	}",
+        "	return write(dest, info)",
+        "}",
+    ), _lines(
+        "package downloader",
+        "func copyChart(dest string) error {",
+        "	info, err := os.Lstat(dest)",
+        "	if err != nil {",
+        "		return err",
+        "	}",
+        "	if info.Mode()&os.ModeSymlink != 0 {",
+        "		return fmt.Errorf(\"%s is a symlink\", dest)",
+        "	}",
+        "	return write(dest, info)",
+        "}",
+    ), "link-check-changed"),
+    # Node: an extractor's symlink test on a directory it will write into (node-tar's
+    # GHSA-83g3-92jg-28cx)
+    ("src/unpack.ts", _lines(
+        "class Unpack {",
+        "  mkdir(t, cb) {",
+        "    fs.lstat(t, (er, st) => {",
+        "      if (st && st.isDirectory()) return cb()",
+        "      fs.mkdir(t, cb)",
+        "    })",
+        "  }",
+        "}",
+    ), _lines(
+        "class Unpack {",
+        "  mkdir(t, cb) {",
+        "    fs.lstat(t, (er, st) => {",
+        "      if (st && st.isSymbolicLink()) return cb(new Error('symlink in path'))",
+        "      if (st && st.isDirectory()) return cb()",
+        "      fs.mkdir(t, cb)",
+        "    })",
+        "  }",
+        "}",
+    ), "link-check-changed"),
+    # ... but a function holding a link test whose other decisions change is counted only by
+    # the test itself: a directory walker gaining an ignore rule
+    ("walk.py", _lines(
+        "def walk(root, ignore):",
+        "    for p in scan(root):",
+        "        if os.path.islink(p):",
+        "            continue",
+        "        yield p",
+    ), _lines(
+        "def walk(root, ignore):",
+        "    for p in scan(root):",
+        "        if os.path.islink(p):",
+        "            continue",
+        "        if p.name in ignore:",
+        "            continue",
+        "        yield p",
     ), None),
 )  # fmt: skip
