@@ -84,6 +84,9 @@ class SinkCategory(StrEnum):
     LINK_FOLLOWING = "link-following"
     """Opening a path without following links out of its root (``securejoin``, ``O_NOFOLLOW``,
     ``openat2`` ``RESOLVE_IN_ROOT``): symlink-escape fixes live here (CWE-59)."""
+    XML_ENTITIES = "xml-entities"
+    """Whether an XML parser expands entities, loads DTDs or reaches the network
+    (``resolve_entities=False``, defusedxml): XXE and entity-expansion fixes live here."""
 
 
 class SinkLane(StrEnum):

@@ -534,6 +534,8 @@ SINK_FIX = {
     "(textContent, a template's default output); mark only constant markup as safe.",
     "link-following": "Open paths from images, archives or requests inside their root without "
     "following links (openat2 with RESOLVE_IN_ROOT, securejoin, os.Root, O_NOFOLLOW).",
+    "xml-entities": "Parse XML from input with entity expansion, DTDs and network access off "
+    "(defusedxml, or lxml's resolve_entities=False, no_network=True).",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
