@@ -40,7 +40,7 @@ from pr_review.evidence.advisory import ADVISORY_ID
 from pr_review.evidence.generated import is_lock_file
 from pr_review.evidence.lexing import shorten
 from pr_review.sources.diff import FileDiff, FileStatus
-from pr_review.sources.paths import PathKind, segments
+from pr_review.sources.paths import PathKind, is_type_declaration, segments
 
 CHANGELOG_STEMS = frozenset(
     {
@@ -242,10 +242,14 @@ def comment_markers(code: Sequence[FileDiff]) -> list[str]:
     tests) that names a class of vulnerability (``// avoid ReDoS``, ``# ref: request
     smuggling``), not only moved or reworded, as a short description naming where (at most
     one); none unless the code changes more than a version string. A fix explains itself where
-    the change is as often as in a changelog."""
+    the change is as often as in a changelog. Type declarations (``index.d.ts``, a ``.pyi``
+    stub) hold no code that runs: their comments document a type (hapi's ``xss`` option,
+    "controls the X-XSS-Protection header"), they cannot explain a fix."""
     if not _changes_code(code):
         return []
     for f in code:
+        if is_type_declaration(f.path):
+            continue
         found = _first_new_claim(f, comment_claim)
         if found is not None:
             return [f"a comment it adds to its code names {found[0]}: {found[1]}"]

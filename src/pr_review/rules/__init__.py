@@ -43,6 +43,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from pr_review import yamlfiles
+from pr_review.sources.paths import is_type_declaration
 
 
 class SinkCategory(StrEnum):
@@ -161,10 +162,9 @@ def language_of(path: str) -> str | None:
 
     Type declarations (``.d.ts``) hold no code that runs: they have no language here.
     """
-    name = PurePosixPath(path).name.lower()
-    if name.endswith((".d.ts", ".d.mts", ".d.cts")):
+    if is_type_declaration(path):
         return None
-    return LANGUAGE_BY_SUFFIX.get(PurePosixPath(name).suffix)
+    return LANGUAGE_BY_SUFFIX.get(PurePosixPath(path.lower()).suffix)
 
 
 class RuleFileError(ValueError):

@@ -310,6 +310,14 @@ def is_infra(path: str) -> bool:
 
 JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 """JavaScript and TypeScript sources (ES modules, CommonJS, JSX), one event loop per process."""
+TYPE_DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
+"""Files of type declarations only (TypeScript's ``.d.ts``, Python's stubs): no code in them
+runs."""
+
+
+def is_type_declaration(path: str) -> bool:
+    """Whether ``path`` holds type declarations only (``index.d.ts``, ``client.pyi``)."""
+    return path.lower().endswith(TYPE_DECLARATION_SUFFIXES)
 
 PACKAGE_FILES = {
     "__init__": (".py", ".pyi"),

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from pr_review.rules import language_of
 from pr_review.schema.enums import VerifierSeverity
-from pr_review.sources.paths import JS_EXTENSIONS, is_test
+from pr_review.sources.paths import JS_EXTENSIONS, is_test, is_type_declaration
 from pr_review.verifiers.builtin import two_sided
 from pr_review.verifiers.model import Category, Context, Deadline, Outcome, RawFinding
 from pr_review.verifiers.parsers import (
@@ -49,9 +49,8 @@ SHELL_SUFFIXES = (".sh", ".bash", ".ksh", ".dash")
 def js_files(paths: Sequence[str]) -> tuple[str, ...]:
     """JavaScript and TypeScript sources (type declarations hold no code: left out)."""
     return tuple(
-        p for p in paths
-        if p.lower().endswith(JS_EXTENSIONS) and not p.lower().endswith((".d.ts", ".d.mts"))
-    )  # fmt: skip
+        p for p in paths if p.lower().endswith(JS_EXTENSIONS) and not is_type_declaration(p)
+    )
 
 
 def shell_files(paths: Sequence[str]) -> tuple[str, ...]:
