@@ -287,6 +287,9 @@ REPOS = {
     "pillow": ("python-pillow/Pillow", "python", "imaging library: image file decoders and encoders"),
     "js-yaml": ("nodeca/js-yaml", "javascript", "YAML parser and serializer"),
     "hapi": ("hapijs/hapi", "javascript", "HTTP server framework"),
+    "execa": ("sindresorhus/execa", "javascript", "process execution for Node"),
+    "gorilla-mux": ("gorilla/mux", "go", "HTTP request router"),
+    "yarl": ("aio-libs/yarl", "python", "URL parsing and building"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
