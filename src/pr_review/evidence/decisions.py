@@ -434,6 +434,38 @@ def _python_prefix_tests(node: ast.AST) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
+def _python_locals(node: ast.AST) -> tuple[str, ...]:
+    """The names the functions in ``node`` (a function or a class) declare for themselves, in
+    the order they are first declared: parameters, assigned names, ``except ... as`` names,
+    nested functions; not names declared ``global``, nor a class body's own attributes."""
+    found: list[tuple[int, int, str]] = []
+    global_names: set[str] = set()
+    for function in ast.walk(node):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        a = function.args
+        found.extend(
+            (arg.lineno, arg.col_offset, arg.arg)
+            for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg)
+            if arg is not None
+        )
+        for sub in ast.walk(function):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                found.append((sub.lineno, sub.col_offset, sub.id))
+            elif (isinstance(sub, ast.ExceptHandler) and sub.name) or (
+                isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub is not function
+            ):
+                found.append((sub.lineno, sub.col_offset, sub.name or ""))
+            elif isinstance(sub, ast.Global):
+                global_names.update(sub.names)
+    names: dict[str, None] = {}
+    for _, _, name in sorted(found):
+        if name not in global_names and not (isinstance(node, ast.ClassDef | ast.FunctionDef |
+                                                       ast.AsyncFunctionDef) and name == node.name):
+            names.setdefault(name, None)
+    return tuple(names)
+
+
 def _python_function(tree: ast.Module, start: int) -> ast.AST | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -532,6 +564,16 @@ class SourceDecisions:
         return self._tree is not None and grammars.ui_code(
             self._tree, scope.start, scope.end, runes=self._path.endswith(grammars.SVELTE_MODULES)
         )
+
+    def local_names_at(self, scope: Scope) -> tuple[str, ...]:
+        """The names ``scope`` declares for itself, in declaration order (Python on :mod:`ast`,
+        others on tree-sitter: :func:`grammars.local_names`)."""
+        if self._python is not None:
+            node = _python_function(self._python, scope.start)
+            return () if node is None else _python_locals(node)
+        if self._tree is not None:
+            return grammars.local_names(self._tree, scope.start, scope.end)
+        return ()
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
@@ -717,6 +759,11 @@ def changed_functions(
         ):
             continue
         change = compare(old, new)
+        if change is not None and before is not None and after is not None and compare(
+            alpha_renamed(old, old_side.local_names_at(before)),
+            alpha_renamed(new, new_side.local_names_at(after)),
+        ) is None:
+            change = None  # its own names renamed, one for one: it decides the same
         if change is not None:
             change = compare(
                 sides.inlined("base", old, old_path, before),
@@ -724,6 +771,25 @@ def changed_functions(
             )
         if change is not None:
             yield FunctionChange(line, after, before, old, new, change)
+
+
+def alpha_renamed(atoms: Counter[str] | None, names: Sequence[str]) -> Counter[str] | None:
+    """``atoms`` with each of a function's own ``names`` (parameters and locals, in the order it
+    declares them) written as its position (``$0``, ``$1``...): two functions whose decisions
+    differ only in what they call their own names, one for one, decide the same (a linter's
+    renaming, ``precedesDoubleQuote`` -> ``isPrecedesDoubleQuote``). A name the function does
+    not declare (a module's, a property) is kept: a check that reads another module name decides
+    something else."""
+    if atoms is None or not names:
+        return atoms
+    index = {name: f"${i}" for i, name in enumerate(names)}
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    own = re.compile(rf"(?<![\w$.])({alternatives})(?![\w$])")
+    out: Counter[str] = Counter()
+    for atom, count in atoms.items():
+        verb, _, rest = atom.partition(" ")
+        out[f"{verb} {own.sub(lambda m: index[m.group(1)], rest)}"] += count
+    return out
 
 
 def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:
@@ -1449,3 +1515,53 @@ HELPER_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
 helpers the PR adds or removes are read through (:meth:`Sides.inlined`). A helper added to a
 module named for a security concern (``auth.js``) is named for it too, so its own checks are
 new there: only the caller is read through."""
+
+RENAME_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
+    (  # a linter's renaming of a local (execa's `escapeArgument`, holdout50): the same decisions
+        {"lib/command.js": (
+            "const escapeArgument = (raw, doubleEscape) => {\n"
+            "  const precedesQuote = raw.endsWith('\\\\')\n"
+            "  return precedesQuote && doubleEscape ? raw + '\"' : raw\n}\n"
+        )},
+        {"lib/command.js": (
+            "const escapeArgument = (raw, isDoubleEscape) => {\n"
+            "  const isPrecedesQuote = raw.endsWith('\\\\')\n"
+            "  return isPrecedesQuote && isDoubleEscape ? raw + '\"' : raw\n}\n"
+        )},
+        False,
+    ),
+    (  # Python: a parameter renamed everywhere it is read
+        {"auth.py": "def verify_token(tok, key):\n    if not tok:\n        raise Invalid()\n"
+                    "    return check(tok, key)\n"},
+        {"auth.py": "def verify_token(token, key):\n    if not token:\n        raise Invalid()\n"
+                    "    return check(token, key)\n"},
+        False,
+    ),
+    (  # Go: a short variable declaration renamed
+        {"auth.go": "package auth\nfunc verifySig(s string) error {\n\tok := valid(s)\n"
+                    "\tif !ok {\n\t\treturn ErrSig\n\t}\n\treturn nil\n}\n"},
+        {"auth.go": "package auth\nfunc verifySig(s string) error {\n\tisValid := valid(s)\n"
+                    "\tif !isValid {\n\t\treturn ErrSig\n\t}\n\treturn nil\n}\n"},
+        False,
+    ),
+    (  # ... but a check that now reads a module's name instead of its own decides otherwise
+        {"lib/auth.js": (
+            "const STRICT = true\nfunction verifyToken (t) {\n  const strict = t.strict\n"
+            "  if (strict) throw new Error('x')\n}\n"
+        )},
+        {"lib/auth.js": (
+            "const STRICT = true\nfunction verifyToken (t) {\n  const strict = t.strict\n"
+            "  if (STRICT) throw new Error('x')\n}\n"
+        )},
+        True,
+    ),
+    (  # ... and a renamed parameter beside a new check is a change
+        {"auth.py": "def verify_token(tok):\n    return check(tok)\n"},
+        {"auth.py": "def verify_token(token):\n    if not token:\n        raise Invalid()\n"
+                    "    return check(token)\n"},
+        True,
+    ),
+)
+"""Each: a file on the base and head sides, and whether its function named for a security
+concern changes what it decides once its own names (parameters and locals) are compared by the
+order it declares them (:func:`alpha_renamed`)."""

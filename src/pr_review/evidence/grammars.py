@@ -631,6 +631,66 @@ def ui_code(tree: Tree, start: int, end: int, *, runes: bool = False) -> bool:
     return False
 
 
+_DECLARING = {
+    "variable_declarator": ("name",),  # JS/TS: const {a, b: c} = x
+    "required_parameter": ("pattern",),  # TS parameters
+    "optional_parameter": ("pattern",),
+    "arrow_function": ("parameter",),  # x => x
+    "catch_clause": ("parameter",),
+    "short_var_declaration": ("left",),  # Go: a, err := f()
+    "var_spec": ("name",),
+    "const_spec": ("name",),
+    "range_clause": ("left",),
+}
+"""Node kinds that declare local names, and the fields holding them; JavaScript's
+``formal_parameters`` and Go's parameter declarations are read whole (but their types)."""
+_NOT_DECLARED = frozenset({"right", "key", "type"})
+"""Fields inside a declaring pattern that are read, not bound: a default, a renamed property's
+key, a type."""
+
+
+def local_names(tree: Tree, start: int, end: int) -> tuple[str, ...]:
+    """The names the function (or class) spanning lines ``start``..``end`` declares for itself
+    and its nested functions, in the order they are first declared: parameters, ``const``/
+    ``let``/``var`` and Go ``:=``/``var`` names, destructured names, ``catch`` parameters. Not
+    the function's own name, nor properties, keys, types or defaults."""
+    node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
+    if node is None:
+        return ()
+    found: list[tuple[int, str]] = []
+    for current in _walk(node):
+        kind = current.type
+        if kind in ("formal_parameters", "parameter_declaration",
+                    "variadic_parameter_declaration"):
+            for child in current.named_children:
+                if child.type not in ("required_parameter", "optional_parameter"):
+                    _pattern_names(child, current, tree.data, found)
+            continue
+        if kind == "for_in_statement" and current.child_by_field_name("kind") is not None:
+            _pattern_names(current.child_by_field_name("left"), None, tree.data, found)
+            continue
+        for field_name in _DECLARING.get(kind, ()):
+            for child in current.children_by_field_name(field_name):
+                _pattern_names(child, None, tree.data, found)
+    names: dict[str, None] = {}
+    for _, name in sorted(found):
+        names.setdefault(name, None)
+    return tuple(names)
+
+
+def _pattern_names(node: Any, parent: Any | None, data: bytes, out: list[tuple[int, str]]) -> None:
+    """The identifiers a declaring pattern binds (``{a, b: c = d}`` binds a and c)."""
+    if parent is not None and any(
+        node == c for f in _NOT_DECLARED for c in parent.children_by_field_name(f)
+    ):
+        return
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        out.append((node.start_byte, _text(node, data)))
+        return
+    for child in node.named_children:
+        _pattern_names(child, node, data, out)
+
+
 def _walk(node: Any) -> Iterator[Any]:
     stack = [node]
     while stack:
