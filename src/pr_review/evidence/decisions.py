@@ -458,10 +458,11 @@ def _python_locals(node: ast.AST) -> tuple[str, ...]:
                 found.append((sub.lineno, sub.col_offset, sub.name or ""))
             elif isinstance(sub, ast.Global):
                 global_names.update(sub.names)
+    scoped = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+    own = node.name if isinstance(node, scoped) else ""
     names: dict[str, None] = {}
     for _, _, name in sorted(found):
-        if name not in global_names and not (isinstance(node, ast.ClassDef | ast.FunctionDef |
-                                                       ast.AsyncFunctionDef) and name == node.name):
+        if name not in global_names and name != own:
             names.setdefault(name, None)
     return tuple(names)
 
@@ -572,7 +573,8 @@ class SourceDecisions:
             node = _python_function(self._python, scope.start)
             return () if node is None else _python_locals(node)
         if self._tree is not None:
-            return grammars.local_names(self._tree, scope.start, scope.end)
+            found = grammars.local_names(self._tree, scope.start, scope.end)
+            return tuple(name for name in found if name != scope.name)
         return ()
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:

@@ -652,8 +652,9 @@ key, a type."""
 def local_names(tree: Tree, start: int, end: int) -> tuple[str, ...]:
     """The names the function (or class) spanning lines ``start``..``end`` declares for itself
     and its nested functions, in the order they are first declared: parameters, ``const``/
-    ``let``/``var`` and Go ``:=``/``var`` names, destructured names, ``catch`` parameters. Not
-    the function's own name, nor properties, keys, types or defaults."""
+    ``let``/``var`` and Go ``:=``/``var`` names, destructured names, ``catch`` parameters (and
+    the name a declaration spanning those lines binds the function to); not properties, keys,
+    types or defaults."""
     node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
     if node is None:
         return ()
