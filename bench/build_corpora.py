@@ -284,7 +284,9 @@ REPOS = {
     "distribution": ("distribution/distribution", "go", "container image registry"),
     "django-debug-toolbar": ("jazzband/django-debug-toolbar", "python", "Django debugging panels"),
     "crewjam-saml": ("crewjam/saml", "go", "SAML identity and service provider library"),
-    "pillow": ("python-pillow/Pillow", "python", "imaging library: image file decoders and encoders"),
+    "pillow": (
+        "python-pillow/Pillow", "python", "imaging library: image file decoders and encoders"
+    ),
     "js-yaml": ("nodeca/js-yaml", "javascript", "YAML parser and serializer"),
     "hapi": ("hapijs/hapi", "javascript", "HTTP server framework"),
     "execa": ("sindresorhus/execa", "javascript", "process execution for Node"),
