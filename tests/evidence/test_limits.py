@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import pytest
 
-from pr_review.evidence.limits import FACTOR, LIMIT_EXAMPLES, checks, is_bound
+from pr_review.evidence.limits import (
+    FACTOR,
+    LIMIT_EXAMPLES,
+    REFUSAL_EXAMPLES,
+    checks,
+    is_bound,
+    refusing_if_lines,
+)
 from pr_review.schema.enums import Lane
 from pr_review.sources.diff import FileStatus
 from tests.evidence.helpers import file_diff, lane_and_factors
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "lines"), REFUSAL_EXAMPLES, ids=range(len(REFUSAL_EXAMPLES))
+)
+def test_one_refusal_rule_on_both_readers(path: str, source: str, lines: tuple[int, ...]) -> None:
+    found = refusing_if_lines(path, source)
+    assert found is not None
+    assert tuple(found) == lines
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,13 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TypeGuard
 
-from pr_review.evidence.grammars import FLIPPED, BoundCheck, bound_checks, language_of
+from pr_review.evidence.grammars import (
+    FLIPPED,
+    BoundCheck,
+    bound_checks,
+    language_of,
+    refusing_conditions,
+)
 from pr_review.evidence.pyast import name_of, parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, words
 from pr_review.schema.enums import FactorSeverity
@@ -126,11 +132,13 @@ def refusing_call(name: str) -> bool:
 def python_refuses(body: Sequence[ast.stmt]) -> bool:
     """The block raises, calls a refusing callee (:func:`refusing_call`) or names a 4xx, not
     under another ``if`` of its own: a refusal nested so is that check's (a lexer's ``if m :=
-    TOKEN.match(s):`` consumes the token and refuses only if a later test fails)."""
+    TOKEN.match(s):`` consumes the token and refuses only if a later test fails), nor in a
+    function it defines (a callback refuses later, if ever). The same rule as tree-sitter's
+    for the other languages: :data:`REFUSAL_EXAMPLES` runs both."""
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If):
+        if isinstance(node, ast.If | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             continue
         if isinstance(node, ast.Raise):
             return True
@@ -143,6 +151,43 @@ def python_refuses(body: Sequence[ast.stmt]) -> bool:
             return True
         stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+def refusing_if_lines(path: str, source: str) -> list[int] | None:
+    """The lines of the ``if`` statements of ``source`` whose consequence refuses, sorted
+    (Python: :func:`python_refuses`; the others on tree-sitter:
+    :func:`grammars.refusing_conditions`); None when the source cannot be read."""
+    if path.endswith(PYTHON_EXTENSIONS):
+        tree = parse_python(source)
+        return None if tree is None else sorted(n.lineno for n in python_refusing_ifs(tree))
+    found = refusing_conditions(path, source, refusing_call)
+    return None if found is None else [c.line for c in found]
+
+
+REFUSAL_EXAMPLES: tuple[tuple[str, str, tuple[int, ...]], ...] = (
+    # (path, source, lines of the ``if`` statements that refuse): one rule, two readers
+    ("a.py", "def f(x):\n    if x:\n        raise ValueError(x)\n", (2,)),
+    ("a.js", "function f(x) {\n  if (x) { throw new Error('x') }\n}\n", (2,)),
+    ("a.go", "package p\nfunc f(x bool) {\n\tif x {\n\t\tpanic(\"x\")\n\t}\n}\n", (3,)),
+    # a refusing callee, a 4xx
+    ("a.py", "def f(x):\n    if x:\n        abort(413)\n", (2,)),
+    ("a.ts", "function f(x: number) {\n  if (x) { return reply.code(403).send() }\n}\n", (2,)),
+    ("a.js", "function f(x) {\n  if (x) { failConnection(1008) }\n}\n", (2,)),
+    # a refusal under an ``if`` of the block's own is that ``if``'s
+    ("a.py", ("def f(s):\n    if m := TOKEN.match(s):\n        if not m.group(1):\n"
+              "            raise SyntaxError(s)\n"), (3,)),
+    ("a.js", ("function f(s) {\n  if (m = RE.exec(s)) {\n    if (!m[1]) {\n"
+              "      throw new SyntaxError(s)\n    }\n  }\n}\n"), (3,)),
+    # a callback the block defines refuses later, if ever
+    ("a.py", ("def f(x):\n    if x:\n        def cb():\n            raise ValueError(x)\n"
+              "        register(cb)\n"), ()),
+    ("a.js", "function f(x) {\n  if (x) { on('e', () => { throw new Error('x') }) }\n}\n", ()),
+    # no refusal: a log line, a callee that only names failure
+    ("a.py", "def f(x):\n    if x:\n        log.warning('x')\n", ()),
+    ("a.js", "function f(m) {\n  if (m) { markFailed(m) }\n}\n", ()),
+)
+"""Sources and the lines of their refusing ``if`` statements, run by the test suite on the
+reader of each language (:func:`refusing_if_lines`)."""
 
 
 def python_refusing_ifs(tree: ast.Module) -> Iterator[ast.If]:
