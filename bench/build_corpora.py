@@ -292,6 +292,11 @@ REPOS = {
     "execa": ("sindresorhus/execa", "javascript", "process execution for Node"),
     "gorilla-mux": ("gorilla/mux", "go", "HTTP request router"),
     "yarl": ("aio-libs/yarl", "python", "URL parsing and building"),
+    "pgx": ("jackc/pgx", "go", "PostgreSQL driver and toolkit"),
+    "pygments": ("pygments/pygments", "python", "syntax highlighter: lexers and formatters"),
+    "ajv": ("ajv-validator/ajv", "javascript", "JSON schema validator compiling schemas to code"),
+    "form-data": ("form-data/form-data", "javascript", "multipart form-data encoder"),
+    "coredns": ("coredns/coredns", "go", "DNS server with plugins"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
