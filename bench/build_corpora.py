@@ -297,6 +297,11 @@ REPOS = {
     "ajv": ("ajv-validator/ajv", "javascript", "JSON schema validator compiling schemas to code"),
     "form-data": ("form-data/form-data", "javascript", "multipart form-data encoder"),
     "coredns": ("coredns/coredns", "go", "DNS server with plugins"),
+    "babel": ("python-babel/babel", "python", "internationalization: locale data and catalogs"),
+    "jquery": ("jquery/jquery", "javascript", "DOM manipulation library"),
+    "smallstep-certificates": (
+        "smallstep/certificates", "go", "private certificate authority and ACME server"
+    ),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
