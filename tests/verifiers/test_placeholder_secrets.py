@@ -28,6 +28,10 @@ from pr_review.verifiers.secrets import (
         'PASSWORD="xxxxxx"',
         "SECRET_KEY = CHANGE-ME-OR-FAIL-TO-START",  # gogs's conf/app.ini (holdout32)
         'secret_key = "replace_me_with_a_long_random_key"',
+        # a connection string's documentation (jackc/pgx, holdout51): the secret-named key's
+        # value is the placeholder; the user, host and database are no secrets
+        "//	user=jack password=secret host=pg.example.com port=5432 dbname=mydb",
+        "pgx_test = host=127.0.0.1 port=5432 dbname=pgx_test user=pgx_md5 password=secret",
     ],
 )
 def test_placeholders(line: str) -> None:
@@ -42,6 +46,8 @@ def test_placeholders(line: str) -> None:
         "DB_PASSWORD=s3cr3t-Pr0d-2026",
         "no values at all",
         'secret = "meChange42xQ"',  # the words, but not in their order
+        "user=jack password=Xk3f9sd2 host=pg.example.com",  # a real-looking keyed value
+        "password=secret token=ghp_Xk3f9sd2Lm8q",  # one keyed value is a placeholder, one not
     ],
 )
 def test_real_looking_values(line: str) -> None:

