@@ -238,6 +238,25 @@ def test_a_statement_moved_past_an_import_run_is_not_cosmetic() -> None:
     assert _pack_of("src/index.js", old, new).risk.lane is not Lane.GREEN
 
 
+_PLUGINS = "log:log\nacl:acl\nany:any\ncache:cache\nrewrite:rewrite\n"
+
+
+@pytest.mark.parametrize(
+    ("new", "cosmetic"),
+    [
+        # coredns's GHSA-c9v3-4pv7-87pr (holdout51): the ACL moved after the rewrite, the fix
+        ("log:log\nany:any\ncache:cache\nrewrite:rewrite\nacl:acl\n", False),
+        # a cyclic shift of existing names is no rename
+        (_PLUGINS.replace("acl:acl\nany:any", "any:any\nacl:acl"), False),
+        ("# the chain runs top down\n" + _PLUGINS, True),  # a comment added
+        (_PLUGINS.replace("any:any\n", "any:any\n\n"), True),  # a blank line added
+    ],
+)
+def test_lines_moved_in_a_file_no_grammar_reads(new: str, cosmetic: bool) -> None:
+    lane = _pack_of("plugin.cfg", _PLUGINS, new).risk.lane
+    assert (lane is Lane.GREEN) is cosmetic
+
+
 # -- code: text for people under help/usage/description/example names --------------------
 
 

@@ -357,14 +357,15 @@ def _grammar_shape_kept(path: str, old: str | None, new: str | None) -> bool:
     while the code moved past other code: cosign's GHSA-whqx-f9j3-ch6m
     moved two signature comparisons and a digest check above an early ``return true, nil`` of
     the same function, the same text in another order, and the fix. Python is judged on its
-    tree (:func:`_python_shape_kept`); a side that is absent or does not parse, by the lines."""
+    tree (:func:`_python_shape_kept`); a file with no grammar or a side that does not parse, on
+    its whole token sequence (:func:`_token_order_kept`); an absent side, by the lines."""
     if path.endswith(PYTHON_EXTENSIONS) or old is None or new is None:
         return True
-    if grammars.language_of(path) is None:
-        return True
-    before, after = grammars.parse(path, old), grammars.parse(path, new)
+    language = grammars.language_of(path)
+    before = grammars.parse(path, old) if language else None
+    after = grammars.parse(path, new) if language else None
     if before is None or after is None:
-        return True
+        return _token_order_kept(path, old, new)
     old_leaves, new_leaves = grammars.ordered_leaves(before), grammars.ordered_leaves(after)
     if len(old_leaves) != len(new_leaves):
         return False
@@ -372,6 +373,29 @@ def _grammar_shape_kept(path: str, old: str | None, new: str | None) -> bool:
         a == b or (is_identifier(a) and is_identifier(b))
         for a, b in zip(old_leaves, new_leaves, strict=True)
     )
+
+
+def _token_order_kept(path: str, old: str, new: str) -> bool:
+    """Whether two sides of a file no grammar reads hold the same tokens in the same order, up
+    to renames: a name that changes must be new to the file and its old spelling gone from it.
+    Lines that only moved hold the same tokens, and where order decides, moving them is the
+    change: coredns's GHSA-c9v3-4pv7-87pr moved ``acl:acl`` below ``cache`` and ``rewrite`` in
+    ``plugin.cfg`` (the plugin chain's order), so a rewritten query no longer slipped past
+    its access list. A cyclic shift of names is no rename (each name already exists)."""
+    old_tokens = tokens(strip_comments(old, path))
+    new_tokens = tokens(strip_comments(new, path))
+    if len(old_tokens) != len(new_tokens):
+        return False
+    old_names, new_names = set(old_tokens), set(new_tokens)
+    renames: dict[str, str] = {}
+    for a, b in zip(old_tokens, new_tokens, strict=True):
+        if a == b:
+            continue
+        if not (is_identifier(a) and is_identifier(b)) or b in old_names or a in new_names:
+            return False
+        if renames.setdefault(a, b) != b:
+            return False
+    return True
 
 
 def _python_shape_kept(path: str, old: str | None, new: str | None) -> bool:
