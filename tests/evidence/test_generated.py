@@ -303,6 +303,33 @@ def test_vendored_roots_come_from_what_the_tools_write_not_a_folder_name() -> No
     assert vendored_roots(MemoryTree({"glide.lock": "", "lib/vendor.go": ""})) == {}
 
 
+def test_a_dependency_copied_with_its_license_into_a_folder_of_its_name_is_vendored() -> None:
+    # jquery's external/ (holdout52, read after its figures): grunt-npmcopy puts sinon.js and
+    # require.js there beside their license files; a 15,942-line sinon update was red
+    manifest = '{"devDependencies": {"sinon": "1.17.3", "requirejs": "2.1.22", "vite": "5"}}'
+    base = MemoryTree({
+        "package.json": manifest,
+        "external/sinon/sinon.js": "x", "external/sinon/LICENSE.txt": "BSD",
+        "external/requirejs/require.js": "x", "external/requirejs/MIT-LICENSE.txt": "MIT",
+        # a workspace package named like a dependency has its own manifest: the project's code
+        "packages/vite/package.json": "{}", "packages/vite/LICENSE.md": "MIT",
+        "packages/vite/src/index.ts": "x",
+        # a folder named like a dependency without a license file is the project's own
+        "src/sinon/helpers.js": "x",
+        # a dependency's name as a test folder
+        "test/requirejs/LICENSE": "MIT",
+    })  # fmt: skip
+    roots = vendored_roots(base)
+    assert set(roots) == {"external/sinon/", "external/requirejs/"}
+    assert "`sinon` dependency" in roots["external/sinon/"]
+    # no manifest, or a manifest naming other packages: nothing
+    assert vendored_roots(MemoryTree({"external/sinon/LICENSE.txt": "BSD"})) == {}
+    assert vendored_roots(MemoryTree({
+        "package.json": '{"dependencies": {"react": "18"}}', "external/sinon/LICENSE": "BSD",
+    })) == {}  # fmt: skip
+    assert vendored_roots(MemoryTree({"package.json": "[not json", "a/b/LICENSE": ""})) == {}
+
+
 def test_a_vendored_library_updated_is_a_dependency_change_not_the_projects_code() -> None:
     # setuptools re-vendoring more_itertools (holdout33, read after its figures): a bound and
     # a '..' check inside the third party's code made the bump red

@@ -32,6 +32,7 @@ reads it through its source instead of escalating it as unreadable.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -234,7 +235,12 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
       (setuptools' ``_vendor/more_itertools`` next to ``more_itertools-10.3.0.dist-info``),
       outside test code (test fixtures hold distributions too);
     - the ``vendoring`` tool's ``[tool.vendoring] destination`` in ``pyproject.toml`` (pip's
-      ``src/pip/_vendor/``).
+      ``src/pip/_vendor/``);
+    - JavaScript: a folder named exactly as a package the root ``package.json`` depends on,
+      holding that package's license file and no ``package.json`` of its own (a workspace
+      package has one): a copy a build step made from ``node_modules`` (jquery's
+      ``external/sinon/`` beside ``external/sinon/LICENSE.txt``, ``sinon`` a dev dependency,
+      read on holdout52).
 
     Read from the base branch only: a PR cannot declare its own code vendored."""
     paths = base.paths()
@@ -269,7 +275,46 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
     destination = _vendoring_destination(base.read("pyproject.toml"))
     if destination:
         roots.setdefault(destination, "`[tool.vendoring] destination` in pyproject.toml")
+    for root, package in _npm_copies(paths, base.read("package.json")):
+        roots.setdefault(root, f"a copy of the `{package}` dependency with its license file")
     return roots
+
+
+_LICENSE = re.compile(r"^(?:[A-Z0-9]+-)?(?:LICEN[CS]E|COPYING)(?:\.(?:md|txt))?$", re.IGNORECASE)
+"""A license file's name: ``LICENSE``, ``LICENSE.txt``, ``MIT-LICENSE.txt``, ``COPYING``."""
+
+
+def _npm_copies(paths: Iterable[str], manifest: str | None) -> list[tuple[str, str]]:
+    """Folders ``<dir>/<name>/`` with ``<name>`` a dependency of the root ``package.json``, a
+    license file directly inside and no ``package.json`` of their own."""
+    packages = _npm_dependencies(manifest)
+    if not packages:
+        return []
+    paths = list(paths)
+    found: dict[str, str] = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        package = folder.rpartition("/")[2]
+        if package in packages and _LICENSE.match(name) and not is_test(path):
+            found[f"{folder}/"] = package
+    manifests = {p[: -len("package.json")] for p in paths if p.endswith("/package.json")}
+    return sorted((root, package) for root, package in found.items() if root not in manifests)
+
+
+def _npm_dependencies(text: str | None) -> frozenset[str]:
+    """The unscoped package names ``package.json`` depends on (runtime, dev, peer, optional)."""
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return frozenset()
+    if not isinstance(data, dict):
+        return frozenset()
+    names: set[str] = set()
+    for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
+        table = data.get(key)
+        if isinstance(table, dict):
+            names.update(str(n) for n in table if not str(n).startswith("@"))
+    return frozenset(names)
 
 
 def _vendoring_destination(text: str | None) -> str | None:
