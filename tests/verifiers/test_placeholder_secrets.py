@@ -168,6 +168,10 @@ def test_an_authorization_header_is_a_fixture_in_tests_and_docs(
         ('version = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),  # 48: no commit id
         ('client_secret = "490e6a555d47ca891a89a150d0c1ef3922dfffe9"', False),
         ('SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', True),
+        # babel's CLDR archive sum (holdout52) and other keys ending in "sum"
+        ("FILESUM = 'de8660f5371e0fcfd03a42e3b4fc4c686ec6cd602b402f1e3d227844005a54eb'", True),
+        ('  md5sum: "9f86d081884c7d659a2feaa0c55ad015"', True),
+        ('SUMMARY_TOKEN = "9f86d081884c7d659a2feaa0c55ad015"', False),
         ('API_SECRET = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
         ('previous = "e43f4b72fff3f219c5a5f883438d63edd5b68f5bea90a5d1"', False),
         # an identifier keyed alone (django-allauth's provider comment, holdout46)

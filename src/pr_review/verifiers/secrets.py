@@ -53,7 +53,7 @@ DETECTOR_KINDS = {"JSON Web Token": "jwt", "Private Key": "private_key"}
 (go-jose's fuzz tests hold JWTs only detect-secrets reported)."""
 ENTROPY_DETECTORS = frozenset({"Base64 High Entropy String", "Hex High Entropy String"})
 CHECKSUM_KEY = re.compile(
-    r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:checksum|sha(?:1|224|256|384|512)?(?:sum)?|digest|"
+    r"(?i)(?:^|[\s\"'{,_-])(?:archive[_-]?)?(?:[a-z0-9]*sum|sha(?:1|224|256|384|512)?|digest|"
     r"integrity|commit(?:[_-]?(?:id|sha))?|rev(?:ision)?|ref|hash)[\"']?\s*[:=]"
     r"|(?:^|[\s\"'{,_-])version[\"']?\s*[:=]\s*[\"']?[0-9a-f]{40}(?![0-9a-z])"
     r"|(?:^|[\s\"'{,(])(?:id|uuid|guid)[\"']?\s*[:=]"
@@ -61,11 +61,13 @@ CHECKSUM_KEY = re.compile(
 """A key that names what a random-looking value is: a checksum, a digest or a commit id
 (go-getter's ``archive-checksum: e43f4b72...`` in a workflow, a lockfile's ``integrity:``, a
 pre-commit ``rev:``, a checkout's ``ref:`` in fosite's conformity workflow, pnpm's ``hash:``
-and ``patch_hash=`` of a patched dependency), or a version that is a commit id (Glide's
-``version: 490e6a55...``, 40 hex digits), or an identifier keyed ``id``, ``uuid`` or ``guid``
-alone (an API response's ``'id': '83605e110af6ff98'`` in django-allauth's provider comments,
-holdout46; not ``secret_id`` or ``client_id``: a prefix may name a credential, Vault's
-AppRole ``secret_id``). Entropy guesses on such a line are information."""
+and ``patch_hash=`` of a patched dependency, any key ending in ``sum``: babel's ``FILESUM =``
+of the CLDR archive it downloads, read on holdout52, ``md5sum``, ``sha256sum``), or a version
+that is a commit id (Glide's ``version: 490e6a55...``, 40 hex digits), or an identifier keyed
+``id``, ``uuid`` or ``guid`` alone (an API response's ``'id': '83605e110af6ff98'`` in
+django-allauth's provider comments, holdout46; not ``secret_id`` or ``client_id``: a prefix may
+name a credential, Vault's AppRole ``secret_id``). Entropy guesses on such a line are
+information."""
 
 MAX_SCAN_CHARS = 2_000_000
 """Larger files (generated data, bundles) are scanned by our patterns only."""
