@@ -427,14 +427,16 @@ _SECRET_KEYED = re.compile(
 """``key=value`` or ``key: value`` whose key names a password, secret, token or API key."""
 
 
+_MAX_SETTINGS_LINE = 2000
 _SETTING = re.compile(r"[\w.-]+=[^\s=]")
 """``key=value`` written without spaces: a connection string's or a query string's setting."""
 
 
 def _secret_keyed_values(text: str) -> list[str]:
     """The values of the line's secret-named keys when the line is a run of settings (two or
-    more ``key=value``); an assignment is judged whole by :func:`_values`."""
-    if len(_SETTING.findall(text)) < 2:
+    more ``key=value``); an assignment is judged whole by :func:`_values`, and so is a line
+    longer than a settings line is (minified code)."""
+    if len(text) > _MAX_SETTINGS_LINE or len(_SETTING.findall(text)) < 2:
         return []
     return [m[1] for m in _SECRET_KEYED.finditer(text)]
 
