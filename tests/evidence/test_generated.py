@@ -306,22 +306,27 @@ def test_vendored_roots_come_from_what_the_tools_write_not_a_folder_name() -> No
 def test_a_dependency_copied_with_its_license_into_a_folder_of_its_name_is_vendored() -> None:
     # jquery's external/ (holdout52, read after its figures): grunt-npmcopy puts sinon.js and
     # require.js there beside their license files; a 15,942-line sinon update was red
-    manifest = '{"devDependencies": {"sinon": "1.17.3", "requirejs": "2.1.22", "vite": "5"}}'
+    manifest = ('{"devDependencies": {"sinon": "1.17.3", "requirejs": "2.1.22", "vite": "5",'
+                ' "npo": "0.8.1", "lodash": "4"}}')
     base = MemoryTree({
         "package.json": manifest,
         "external/sinon/sinon.js": "x", "external/sinon/LICENSE.txt": "BSD",
-        "external/requirejs/require.js": "x", "external/requirejs/MIT-LICENSE.txt": "MIT",
+        "external/requirejs/require.js": "/** vim: et:ts=4\n * @license RequireJS 2.1.22 (c)\n",
+        "external/npo/npo.js": "/*! Native Promise Only v0.8.1 */",  # named, but no tag
         # a workspace package named like a dependency has its own manifest: the project's code
         "packages/vite/package.json": "{}", "packages/vite/LICENSE.md": "MIT",
         "packages/vite/src/index.ts": "x",
-        # a folder named like a dependency without a license file is the project's own
+        # a folder named like a dependency without a license file is the project's own, and
+        # so is one whose @license header names another package
         "src/sinon/helpers.js": "x",
+        "src/lodash/index.js": "/** @license MyProject 1.0 */",
         # a dependency's name as a test folder
         "test/requirejs/LICENSE": "MIT",
     })  # fmt: skip
     roots = vendored_roots(base)
     assert set(roots) == {"external/sinon/", "external/requirejs/"}
     assert "`sinon` dependency" in roots["external/sinon/"]
+    assert "`@license` header" in roots["external/requirejs/"]
     # no manifest, or a manifest naming other packages: nothing
     assert vendored_roots(MemoryTree({"external/sinon/LICENSE.txt": "BSD"})) == {}
     assert vendored_roots(MemoryTree({

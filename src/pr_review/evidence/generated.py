@@ -237,10 +237,11 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
     - the ``vendoring`` tool's ``[tool.vendoring] destination`` in ``pyproject.toml`` (pip's
       ``src/pip/_vendor/``);
     - JavaScript: a folder named exactly as a package the root ``package.json`` depends on,
-      holding that package's license file and no ``package.json`` of its own (a workspace
-      package has one): a copy a build step made from ``node_modules`` (jquery's
-      ``external/sinon/`` beside ``external/sinon/LICENSE.txt``, ``sinon`` a dev dependency,
-      read on holdout52).
+      with no ``package.json`` of its own (a workspace package has one), holding that
+      package's license file or a file whose header names the package in a ``@license`` tag:
+      a copy a build step made from ``node_modules`` (jquery's ``external/sinon/`` beside
+      ``LICENSE.txt`` and ``external/requirejs/require.js``'s ``@license RequireJS 2.1.22``,
+      both dev dependencies, read on holdout52).
 
     Read from the base branch only: a PR cannot declare its own code vendored."""
     paths = base.paths()
@@ -275,8 +276,8 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
     destination = _vendoring_destination(base.read("pyproject.toml"))
     if destination:
         roots.setdefault(destination, "`[tool.vendoring] destination` in pyproject.toml")
-    for root, package in _npm_copies(paths, base.read("package.json")):
-        roots.setdefault(root, f"a copy of the `{package}` dependency with its license file")
+    for root, package, evidence in _npm_copies(paths, base.read("package.json"), base.read):
+        roots.setdefault(root, f"a copy of the `{package}` dependency ({evidence})")
     return roots
 
 
@@ -284,21 +285,45 @@ _LICENSE = re.compile(r"^(?:[A-Z0-9]+-)?(?:LICEN[CS]E|COPYING)(?:\.(?:md|txt))?$
 """A license file's name: ``LICENSE``, ``LICENSE.txt``, ``MIT-LICENSE.txt``, ``COPYING``."""
 
 
-def _npm_copies(paths: Iterable[str], manifest: str | None) -> list[tuple[str, str]]:
-    """Folders ``<dir>/<name>/`` with ``<name>`` a dependency of the root ``package.json``, a
-    license file directly inside and no ``package.json`` of their own."""
+_LICENSE_TAG = re.compile(r"@license\s+([A-Za-z0-9._-]+)")
+"""A bundle's license header (``/** @license RequireJS 2.1.22 ...``), naming what it is."""
+_HEADER_CHARS = 1000
+
+
+def _npm_copies(
+    paths: Iterable[str], manifest: str | None, read: Callable[[str], str | None]
+) -> list[tuple[str, str, str]]:
+    """Folders ``<dir>/<name>/`` with ``<name>`` a dependency of the root ``package.json`` and
+    no ``package.json`` of their own, holding a license file or a file whose ``@license``
+    header names the package; each with its package and its evidence."""
     packages = _npm_dependencies(manifest)
     if not packages:
         return []
     paths = list(paths)
-    found: dict[str, str] = {}
+    manifests = {p[: -len("package.json")] for p in paths if p.endswith("/package.json")}
+    found: dict[str, tuple[str, str]] = {}
     for path in paths:
         folder, _, name = path.rpartition("/")
         package = folder.rpartition("/")[2]
-        if package in packages and _LICENSE.match(name) and not is_test(path):
-            found[f"{folder}/"] = package
-    manifests = {p[: -len("package.json")] for p in paths if p.endswith("/package.json")}
-    return sorted((root, package) for root, package in found.items() if root not in manifests)
+        root = f"{folder}/"
+        if package not in packages or root in manifests or root in found or is_test(path):
+            continue
+        if _LICENSE.match(name):
+            found[root] = (package, f"its license file {name}")
+        elif _names_itself(read(path), package):
+            found[root] = (package, f"{name}'s `@license` header")
+    return sorted((root, package, why) for root, (package, why) in found.items())
+
+
+def _names_itself(text: str | None, package: str) -> bool:
+    """Whether a file's header has a ``@license`` tag naming ``package`` (case and
+    punctuation aside: ``RequireJS`` is ``requirejs``)."""
+    match = _LICENSE_TAG.search(text[:_HEADER_CHARS]) if text else None
+    return match is not None and _squashed(match[1]) == _squashed(package)
+
+
+def _squashed(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _npm_dependencies(text: str | None) -> frozenset[str]:
