@@ -302,6 +302,9 @@ REPOS = {
     "smallstep-certificates": (
         "smallstep/certificates", "go", "private certificate authority and ACME server"
     ),
+    "mkdocs": ("mkdocs/mkdocs", "python", "static site generator for documentation"),
+    "highlight.js": ("highlightjs/highlight.js", "javascript", "syntax highlighter"),
+    "compress": ("klauspost/compress", "go", "compression formats: zstd, gzip, zip, s2"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
