@@ -32,7 +32,6 @@ reads it through its source instead of escalating it as unreadable.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -40,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from pr_review.evidence.globs import Glob, GlobError, compile_glob
+from pr_review.evidence.project_names import package_json
 from pr_review.schema.enums import NotReviewedReason as ExcludedReason
 from pr_review.sources.built import bundle_text
 from pr_review.sources.diff_model import FileDiff, FileStatus
@@ -301,16 +301,19 @@ def _npm_copies(
         return []
     paths = list(paths)
     manifests = {p[: -len("package.json")] for p in paths if p.endswith("/package.json")}
-    found: dict[str, tuple[str, str]] = {}
+    candidates: list[tuple[str, str, str, str]] = []  # (root, package, file name, path)
     for path in paths:
         folder, _, name = path.rpartition("/")
         package = folder.rpartition("/")[2]
-        root = f"{folder}/"
-        if package not in packages or root in manifests or root in found or is_test(path):
-            continue
-        if _LICENSE.match(name):
-            found[root] = (package, f"its license file {name}")
-        elif _names_itself(read(path), package):
+        if package in packages and f"{folder}/" not in manifests and not is_test(path):
+            candidates.append((f"{folder}/", package, name, path))
+    found: dict[str, tuple[str, str]] = {
+        root: (package, f"its license file {name}")
+        for root, package, name, _ in candidates
+        if _LICENSE.match(name)
+    }
+    for root, package, name, path in candidates:  # headers read only where no license is
+        if root not in found and _names_itself(read(path), package):
             found[root] = (package, f"{name}'s `@license` header")
     return sorted((root, package, why) for root, (package, why) in found.items())
 
@@ -328,11 +331,8 @@ def _squashed(name: str) -> str:
 
 def _npm_dependencies(text: str | None) -> frozenset[str]:
     """The unscoped package names ``package.json`` depends on (runtime, dev, peer, optional)."""
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return frozenset()
-    if not isinstance(data, dict):
+    data = package_json(text)
+    if data is None:
         return frozenset()
     names: set[str] = set()
     for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):

@@ -69,12 +69,18 @@ def named_words(base: RepoTree, words: Iterable[str]) -> frozenset[str]:
     return frozenset(w for w in words if any(names_word(n, w) for n in names))
 
 
-def _package_json(text: str | None) -> str | None:
+def package_json(text: str | None) -> dict[str, object] | None:
+    """A ``package.json``'s object; None when there is none or it is not a JSON object."""
     try:
         data = json.loads(text) if text else None
     except ValueError:
         return None
-    name = data.get("name") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else None
+
+
+def _package_json(text: str | None) -> str | None:
+    data = package_json(text)
+    name = data.get("name") if data is not None else None
     return name.rpartition("/")[2] if isinstance(name, str) else None
 
 
