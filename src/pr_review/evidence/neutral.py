@@ -384,18 +384,16 @@ def _token_order_kept(path: str, old: str, new: str) -> bool:
     its access list. A cyclic shift of names is no rename (each name already exists)."""
     old_tokens = tokens(strip_comments(old, path))
     new_tokens = tokens(strip_comments(new, path))
-    if len(old_tokens) != len(new_tokens):
+    pairs = _identifier_pairs(old_tokens, new_tokens)
+    if pairs is None:
         return False
     old_names, new_names = set(old_tokens), set(new_tokens)
     renames: dict[str, str] = {}
-    for a, b in zip(old_tokens, new_tokens, strict=True):
-        if a == b:
-            continue
-        if not (is_identifier(a) and is_identifier(b)) or b in old_names or a in new_names:
-            return False
-        if renames.setdefault(a, b) != b:
-            return False
-    return True
+    return all(
+        p.new not in old_names and p.old not in new_names
+        and renames.setdefault(p.old, p.new) == p.new
+        for p in pairs
+    )
 
 
 def _python_shape_kept(path: str, old: str | None, new: str | None) -> bool:
