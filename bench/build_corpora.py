@@ -305,6 +305,12 @@ REPOS = {
     "mkdocs": ("mkdocs/mkdocs", "python", "static site generator for documentation"),
     "highlight.js": ("highlightjs/highlight.js", "javascript", "syntax highlighter"),
     "compress": ("klauspost/compress", "go", "compression formats: zstd, gzip, zip, s2"),
+    "yargs-parser": ("yargs/yargs-parser", "javascript", "command-line argument parser"),
+    "validator": ("go-playground/validator", "go", "struct and field validation library"),
+    "idna": ("kjd/idna", "python", "internationalized domain names (IDNA 2008, UTS 46) codec"),
+    "marshmallow": (
+        "marshmallow-code/marshmallow", "python", "object serialization and validation library"
+    ),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
