@@ -440,24 +440,26 @@ def _python_locals(node: ast.AST) -> tuple[str, ...]:
     nested functions; not names declared ``global``, nor a class body's own attributes."""
     found: list[tuple[int, int, str]] = []
     global_names: set[str] = set()
-    for function in ast.walk(node):
-        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            continue
-        a = function.args
-        found.extend(
-            (arg.lineno, arg.col_offset, arg.arg)
-            for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg)
-            if arg is not None
-        )
-        for sub in ast.walk(function):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                found.append((sub.lineno, sub.col_offset, sub.id))
-            elif (isinstance(sub, ast.ExceptHandler) and sub.name) or (
-                isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub is not function
-            ):
-                found.append((sub.lineno, sub.col_offset, sub.name or ""))
-            elif isinstance(sub, ast.Global):
-                global_names.update(sub.names)
+    pending: list[tuple[ast.AST, bool]] = [(node, False)]  # a node, and whether in a function
+    while pending:  # one walk: a nested function's names are not collected twice
+        sub, inside = pending.pop()
+        if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            a = sub.args
+            found.extend(
+                (arg.lineno, arg.col_offset, arg.arg)
+                for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg)
+                if arg is not None
+            )
+            if inside and not isinstance(sub, ast.Lambda):
+                found.append((sub.lineno, sub.col_offset, sub.name))
+            inside = True
+        elif inside and isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            found.append((sub.lineno, sub.col_offset, sub.id))
+        elif inside and isinstance(sub, ast.ExceptHandler) and sub.name:
+            found.append((sub.lineno, sub.col_offset, sub.name))
+        elif inside and isinstance(sub, ast.Global):
+            global_names.update(sub.names)
+        pending.extend((child, inside) for child in ast.iter_child_nodes(sub))
     scoped = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
     own = node.name if isinstance(node, scoped) else ""
     names: dict[str, None] = {}
