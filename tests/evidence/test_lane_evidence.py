@@ -392,6 +392,34 @@ def test_a_security_named_class_moved_and_changed_is_still_a_decision_change() -
     assert "security-check-changed:red" in factors
 
 
+_ORIGIN_CHECK = (
+    "def is_trusted_origin(origin, allowed):\n"
+    "    if origin is None:\n"
+    "        raise ValueError('no origin')\n"
+    "    return origin in allowed\n"
+)
+
+
+def test_a_red_security_function_says_whether_the_pr_added_it_or_changed_it() -> None:
+    base = "import os\n\n\n" + _ORIGIN_CHECK
+    changed = _ORIGIN_CHECK.replace("origin in allowed", "origin.lower() in allowed")
+    cases = [
+        # added: a new function in an existing file
+        (file_diff("pkg/web.py", _ORIGIN_CHECK.splitlines(), start=4),
+         {"pkg/web.py": "import os\n"}, {"pkg/web.py": base}, "is new in this PR: "),
+        # changed in place
+        (file_diff("pkg/web.py", changed.splitlines(), _ORIGIN_CHECK.splitlines(), start=4),
+         {"pkg/web.py": base}, {"pkg/web.py": "import os\n\n\n" + changed},
+         "changes what it decides: "),
+    ]  # fmt: skip
+    for diff, before, after, what in cases:
+        lane, factors = _risk(files=[diff], base=before, head=after)
+        factor = factors["security-check-changed:red"]
+        assert lane is Lane.RED
+        assert factor.why.startswith("`web:is_trusted_origin` (line 4), named for ")
+        assert f"(`trusted`), {what}" in factor.why
+
+
 _HOST = (
     "export function getRequestHost(event) {\n"
     "  const host = event.request.headers.get('x-forwarded-host')\n"

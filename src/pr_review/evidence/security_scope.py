@@ -341,11 +341,12 @@ def _check_changed(f: FileDiff, hits: Sequence[ScopeHit], sides: Sides) -> RiskF
         if _component(found, f, sides):
             continue
         hit = named[found.line.chain]
+        what = "is new in this PR" if found.before is None else "changes what it decides"
         return RiskFactor(
             factor=CHECK_FACTOR,
             files=(f.path,),
             severity=RED,
             why=f"`{hit.line.qualified}` ({found.where}), named for {hit.rule.why} "
-            f"(`{hit.word}`), changes what it decides: {found.change.describe()}",
+            f"(`{hit.word}`), {what}: {found.change.describe()}",
         )
     return None
