@@ -311,6 +311,9 @@ REPOS = {
     "marshmallow": (
         "marshmallow-code/marshmallow", "python", "object serialization and validation library"
     ),
+    "moment": ("moment/moment", "javascript", "date parsing, formatting and arithmetic library"),
+    "resty": ("go-resty/resty", "go", "HTTP and REST client"),
+    "jsonschema": ("python-jsonschema/jsonschema", "python", "JSON Schema validator"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
