@@ -548,6 +548,18 @@ BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "function protocols(v) {\n  return v.split(',').map((p) => p.trim())\n}\n",
         REMOVED,
     ),
+    (  # moment CVE-2022-31129: `\\(` then `[^)]*`, which takes `(` too: `((((` is quadratic
+        "from-string.js",
+        "function pre(s) {\n  return s.replace(/\\([^)]*\\)|[\\n\\t]/g, ' ')\n}\n",
+        "function pre(s) {\n  return s.replace(/\\([^()]*\\)|[\\n\\t]/g, ' ')\n}\n",
+        REMOVED,
+    ),
+    (  # the same prefixed repeat, only its flags changed: the shape stays
+        "strip.js",
+        "const strip = (s) => s.replace(/<[^>]*>/g, '')\n",
+        "const strip = (s) => s.replace(/<[^>]*>/gi, '')\n",
+        None,
+    ),
     (  # the same leading repeat kept in another regex of the PR: no shape left the code
         "headers.js",
         "const a = (v) => v.split(/ *, */)\nconst b = (v) => v.split(/ *; */)\n",

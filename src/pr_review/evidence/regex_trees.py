@@ -64,7 +64,7 @@ class Ambiguity:
 
     kind: str
     """``quadratic``, ``exponential`` or ``searched`` (a leading repeat of an unanchored
-    search: :func:`_leading`)."""
+    search, or a prefix and a repeat that can take it: :func:`_leading`, :func:`_prefixed`)."""
     shape: str
     """The repeats involved, rendered from the tree (``\\s* then \\s*``): the identity of the
     shape when a base and a head pattern are compared."""
@@ -378,6 +378,36 @@ def _leading(seq: Sequence[Any], tail_nullable: bool) -> Iterator[tuple[Any, Any
             return
 
 
+def _prefixed(seq: Sequence[Any]) -> Iterator[str]:
+    """A match that starts with one-character parts (``\\(``, ``<``, ``$\\{``) and then an
+    unbounded repeat of one character class that can take a character of each of them, one
+    that what follows the repeat cannot start with (``\\([^)]*\\)``, ``<[^>]*>``): on the
+    prefix repeated (``((((``), a search matches the prefix at every copy, the repeat consumes
+    the rest of the run and what follows fails: quadratic, as a leading repeat is
+    (:func:`_leading`; moment's CVE-2022-31129, fixed by ``[^()]``). Rendered as the prefix and
+    the repeat (``\\([^)]*``). Read at the top of the pattern only; an anchor first limits the
+    start positions."""
+    prefix: list[int] = []
+    for i, node in enumerate(seq):
+        single = _single(node)
+        if single is not None:
+            prefix.append(single)
+            continue
+        inner = _inner(node)
+        if not prefix and inner is not None and not _node_nullable(node):
+            for alt in inner:  # a group or alternatives first: each is tried as a start
+                yield from _prefixed([*alt, *seq[i + 1 :]])
+            return
+        body = _body(node) if _unbounded(node) else []
+        taken = _single(body[0]) if len(body) == 1 else None
+        rest = seq[i + 1 :]
+        if prefix and taken is not None and not _cannot_fail(rest):
+            usable = taken & ~first(rest)
+            if all(part & usable for part in prefix):
+                yield render(seq[:i]) + _render(node)
+        return
+
+
 def _cannot_fail(seq: Sequence[Any]) -> bool:
     """Whether ``seq`` matches the empty string wherever it is tried: it can be empty and holds
     no anchor or lookaround (``$`` and ``\\b`` match nothing, but can fail)."""
@@ -493,6 +523,8 @@ def ambiguities(
     if searched:
         for node in _leading(whole, tail_nullable=True):
             found.setdefault(Ambiguity("searched", _render(node)))
+        for shape in _prefixed(whole):
+            found.setdefault(Ambiguity("searched", shape))
     for seq in _sequences(whole):
         top = seq is whole
         for ambiguity in _quadratic(seq, top):
@@ -614,6 +646,18 @@ SEARCH_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\s*(?:,\s*)?", ()),
     (r",\s*", ()),
     (r"x\s+$", ()),
+    # a prefix the repeat after it can take: retried from every copy of the prefix in a run
+    (r"\([^)]*\)|[\n\t]", (r"\([^\)]*",)),  # moment CVE-2022-31129: RFC 2822 comments
+    (r"<[^>]*>", (r"<[^>]*",)),
+    (r"\$\{[^}]+\}", (r"\$\{[^\}]+",)),
+    (r"@\S+\s", (r"@\S+",)),
+    # safe: the repeat cannot take the prefix, what follows takes it, anchored, nothing can fail
+    (r"\([^()]*\)", ()),
+    (r'"[^"]*"', ()),
+    (r"<[^<>]*>", ()),
+    (r"a[^b]*a", ()),
+    (r"^<[^>]*>", ()),
+    (r"<[^>]*", ()),
 )
-"""Patterns applied as a search and the leading repeats each is quadratic in (run by the test
-suite)."""
+"""Patterns applied as a search and the shapes each is quadratic in: a leading repeat, or a
+one-character prefix and the repeat after it (run by the test suite)."""
