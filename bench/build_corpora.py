@@ -314,6 +314,9 @@ REPOS = {
     "moment": ("moment/moment", "javascript", "date parsing, formatting and arithmetic library"),
     "resty": ("go-resty/resty", "go", "HTTP and REST client"),
     "jsonschema": ("python-jsonschema/jsonschema", "python", "JSON Schema validator"),
+    "node-semver": ("npm/node-semver", "javascript", "semantic version parser and comparator"),
+    "logrus": ("sirupsen/logrus", "go", "structured logger"),
+    "black": ("psf/black", "python", "code formatter"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
