@@ -52,6 +52,12 @@ REQUEST_ATTRIBUTES = frozenset(
 """Attributes the peer controls only when read from an object named for a request/response
 (``request.args``; ``self.args`` of an exception is not input)."""
 
+PACKAGE_DATA_READERS = frozenset({"pkgutil", "loader", "__loader__"})
+"""Receivers whose ``get_data`` reads a file the package ships, not a peer's body: the
+standard library's ``pkgutil.get_data(package, name)`` and an import loader's
+``get_data(path)`` (PEP 302; black's ``pkgutil.get_data`` of its pickled grammar was read as
+request data, holdout56)."""
+
 PEER_NAMES = frozenset({"environ"})
 """Bare names that are the peer's data (a WSGI application's ``environ`` argument)."""
 
@@ -100,6 +106,15 @@ EXAMPLES: tuple[tuple[str, bool], ...] = (
     ("def f(self):\n    return self.content.decode(self.encoding)\n", False),
     ("def f(path):\n    return json.load(open(path))\n", False),
     ("def f(request):\n    return request.headers.get('X-Id')\n", False),
+    ("def f(request):\n    return json.loads(request.get_data())\n", True),
+    (
+        (
+            "def f(pkg, name):\n    data = pkgutil.get_data(pkg, name)\n"
+            "    return pickle.loads(data)\n"
+        ),
+        False,
+    ),
+    ("def f(spec, p):\n    return spec.loader.get_data(p).decode()\n", False),
 )
 
 
@@ -146,7 +161,7 @@ def _sources(node: ast.AST, tainted: dict[str, str]) -> Iterator[str]:
     """Each peer-controlled attribute (or tainted name's source) read inside ``node``."""
     for child in ast.walk(node):
         if isinstance(child, ast.Attribute):
-            if child.attr in PEER_ATTRIBUTES:
+            if child.attr in PEER_ATTRIBUTES and not _package_data(child):
                 yield child.attr
             elif child.attr in REQUEST_ATTRIBUTES and _receiver(child.value) in REQUEST_RECEIVERS:
                 yield f"{_receiver(child.value)}.{child.attr}"
@@ -155,6 +170,13 @@ def _sources(node: ast.AST, tainted: dict[str, str]) -> Iterator[str]:
                 yield child.id
             elif child.id in tainted:
                 yield tainted[child.id]
+
+
+def _package_data(node: ast.Attribute) -> bool:
+    """``pkgutil.get_data``, ``spec.loader.get_data``: the package's own files."""
+    owner = node.value
+    last = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", None)
+    return node.attr == "get_data" and last in PACKAGE_DATA_READERS
 
 
 def _targets(node: ast.AST) -> list[str]:
