@@ -289,6 +289,39 @@ def test_ruff_honours_exclude_extend_exclude_and_per_file_ignores(
     assert found(ruff) == {("src/pkg/mod.py", 1, "F401"), ("src/pkg/mod.py", 5, "F821")}
 
 
+PRE_COMMIT_SCOPE = """\
+exclude: ^(profiling/|tests/data/)
+repos:
+  - repo: https://github.com/pycqa/flake8
+    rev: 7.3.0
+    hooks:
+      - id: flake8
+        exclude: ^src/vendored/
+"""
+
+
+def test_ruff_without_a_configuration_reads_the_repositorys_lint_scope(tmp_path: Path) -> None:
+    # black's shape: formatter test data in tests/data/ is sample code its pre-commit excludes
+    base = {
+        ".pre-commit-config.yaml": PRE_COMMIT_SCOPE,
+        ".flake8": "[flake8]\nextend-exclude = legacy\n",
+        "src/pkg/__init__.py": "",
+    }
+    head: dict[str, str | None] = {
+        "src/pkg/mod.py": UNDEFINED,
+        "tests/data/cases/sample.py": UNDEFINED,
+        "src/vendored/lib.py": UNDEFINED,
+        "legacy/old.py": UNDEFINED,
+    }
+    ruff = by_name(review(tmp_path, base, head), "ruff")
+    assert {f.file for f in ruff.findings} == {"src/pkg/mod.py"}
+    assert tuple(ruff.files_checked) == ("src/pkg/mod.py",)
+    reason = ruff.reason or ""
+    assert "3 touched Python file(s) outside the repository's ruff scope" in reason
+    for path in ("tests/data/cases/sample.py", "src/vendored/lib.py", "legacy/old.py"):
+        assert path in reason
+
+
 # bandit ----------------------------------------------------------------------------------
 
 BANDIT_PYPROJECT = """\

@@ -17,6 +17,7 @@ from pathlib import Path
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.paths import is_test
 from pr_review.verifiers.expected_raises import without_expected_raises
+from pr_review.verifiers.lint_scope import lint_scope
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -261,7 +262,8 @@ class Ruff:
                     "--output-format", "json-lines", "--output-file", str(out),
                     *chosen, "--", *side.files]  # fmt: skip
 
-        return two_sided(
+        scope = lint_scope(ctx.config_tree, ruff_configured=config is not None)
+        outcome = two_sided(
             ctx,
             deadline,
             "ruff",
@@ -269,7 +271,12 @@ class Ruff:
             argv_for=argv,
             parse=ByLine(parse_ruff if config else ruff_default_set),
             per_file=True,
+            select=scope.why_out,
         )
+        if scope.problems and isinstance(outcome, Checked):
+            note = "; ".join(n for n in (outcome.note, *scope.problems) if n)
+            outcome = replace(outcome, note=note)
+        return outcome
 
 
 def ruff_default_set(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
