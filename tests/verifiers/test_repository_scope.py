@@ -322,6 +322,16 @@ def test_ruff_without_a_configuration_reads_the_repositorys_lint_scope(tmp_path:
         assert path in reason
 
 
+def test_a_lint_scope_that_cannot_be_read_is_said_so_and_everything_is_linted(
+    tmp_path: Path,
+) -> None:
+    base = {".pre-commit-config.yaml": "exclude: '^(tests/data/'\n", "src/pkg/__init__.py": ""}
+    head: dict[str, str | None] = {"tests/data/sample.py": UNDEFINED}
+    ruff = by_name(review(tmp_path, base, head), "ruff")
+    assert {f.file for f in ruff.findings} == {"tests/data/sample.py"}
+    assert "`exclude` does not compile" in (ruff.reason or "")
+
+
 # bandit ----------------------------------------------------------------------------------
 
 BANDIT_PYPROJECT = """\

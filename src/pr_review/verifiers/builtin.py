@@ -276,6 +276,8 @@ class Ruff:
         if scope.problems and isinstance(outcome, Checked):
             note = "; ".join(n for n in (outcome.note, *scope.problems) if n)
             outcome = replace(outcome, note=note)
+        elif scope.problems and isinstance(outcome, Skipped):
+            outcome = replace(outcome, reason="; ".join((outcome.reason, *scope.problems)))
         return outcome
 
 
