@@ -262,7 +262,9 @@ class Ruff:
                     "--output-format", "json-lines", "--output-file", str(out),
                     *chosen, "--", *side.files]  # fmt: skip
 
-        scope = lint_scope(ctx.config_tree, ruff_configured=config is not None)
+        # The scope is the base branch's whatever `tool_config` says: its patterns run in this
+        # process, so none comes from the PR's own files.
+        scope = lint_scope(ctx.pr.base_tree, ruff_configured=config is not None)
         outcome = two_sided(
             ctx,
             deadline,

@@ -5,8 +5,9 @@ ruff honours a repository's own ruff configuration (``exclude``/``extend-exclude
 leave folders of sample code out on purpose: black's ``tests/data/`` holds the Python its
 formatter is tested on, undefined names and redefinitions by design, and its
 ``.pre-commit-config.yaml`` says ``exclude: ^(profiling/|tests/data/)`` (38 findings on 7 of
-its PRs before this was read; holdout56). Read from the base branch's configuration, never
-executed:
+its PRs before this was read; holdout56). Read from the base branch's configuration whatever
+``tool_config`` says (its regular expressions run in this process, so none comes from a PR),
+never executed:
 
 - ``.pre-commit-config.yaml``: the top-level ``exclude`` and ``files`` (regular expressions
   searched in the ``/``-separated path, as pre-commit does) apply to every hook; a Python lint
@@ -37,7 +38,8 @@ from pr_review import yamlfiles
 from pr_review.sources.model import RepoTree
 
 PRE_COMMIT = ".pre-commit-config.yaml"
-FLAKE8_FILES = (".flake8", "setup.cfg", "tox.ini")
+FLAKE8_FILES = ("setup.cfg", "tox.ini", ".flake8")
+"""Where flake8 looks for its section, in its order: the first file holding ``[flake8]``."""
 LINT_HOOKS = frozenset({"flake8", "ruff", "ruff-check", "pylint", "pyflakes"})
 """pre-commit hook ids of Python linters (the ruff verifier stands in for them); formatters
 (``ruff-format``, ``black``) and type checkers decide nothing about lint scope."""
