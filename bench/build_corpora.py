@@ -317,6 +317,9 @@ REPOS = {
     "node-semver": ("npm/node-semver", "javascript", "semantic version parser and comparator"),
     "logrus": ("sirupsen/logrus", "go", "structured logger"),
     "black": ("psf/black", "python", "code formatter"),
+    "wheel": ("pypa/wheel", "python", "wheel packaging tool and library"),
+    "browserslist": ("browserslist/browserslist", "javascript", "browser query resolver"),
+    "urfave-cli": ("urfave/cli", "go", "command-line application framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
