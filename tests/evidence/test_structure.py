@@ -353,6 +353,10 @@ def test_session_module_alone_is_moderate() -> None:
         ("requirements.txt", PathKind.MANIFEST),
         ("docs/package.json", PathKind.DOCS),
         ("web/package.json", PathKind.MANIFEST),
+        ("tests/testdata/unicode.dist/setup.py", PathKind.TEST),  # a fixture package
+        ("test/tscc/package.json", PathKind.TEST),
+        ("tests/requirements.txt", PathKind.TEST),
+        ("src/testing_tools/go.mod", PathKind.MANIFEST),  # a folder name, not a test folder
         ("extras/man/http.1", PathKind.DOCS),
         ("man/git-config.5", PathKind.DOCS),
         ("lib/version.1", PathKind.CODE),

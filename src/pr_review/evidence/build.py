@@ -63,7 +63,7 @@ from pr_review.schema.pack import (
 from pr_review.sources.diff_model import FileDiff
 from pr_review.sources.diff_select import drop_files
 from pr_review.sources.model import PullRequest
-from pr_review.sources.paths import PathKind, classify
+from pr_review.sources.paths import PathKind, classify, is_test
 
 
 def _utc_now() -> datetime:
@@ -245,10 +245,12 @@ def _touched_test_texts(
 
 def _kind(path: str, excluded: Mapping[str, Excluded]) -> PathKind:
     """A file's kind; vendored third-party code is a dependency (a vendored library updated
-    is a dependency bump), whatever language it is written in."""
+    is a dependency bump), whatever language it is written in, except under a test folder:
+    what tests use ships with nothing (marked's `.gitattributes` marks `test/*`
+    `linguist-vendored` to keep its specs out of language statistics)."""
     found = excluded.get(path)
     if found is not None and found.reason is NotReviewedReason.VENDORED:
-        return PathKind.MANIFEST
+        return PathKind.TEST if is_test(path) else PathKind.MANIFEST
     return classify(path)
 
 

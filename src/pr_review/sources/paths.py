@@ -209,7 +209,7 @@ def classify(path: str) -> PathKind:
     dirs = segments(path)
     stem, ext = _split(name)
     if is_manifest(path):
-        return PathKind.DOCS if _dev_dependencies(stem, dirs) else PathKind.MANIFEST
+        return _manifest_kind(stem, dirs)
     if is_infra(path) and not _is_docs(stem, ext, dirs):
         # A page about deployment (docs/deployment/docker.md) is documentation.
         return PathKind.INFRA
@@ -220,6 +220,15 @@ def classify(path: str) -> PathKind:
     if ext in CONFIG_EXTENSIONS or name.startswith(".env"):
         return PathKind.CONFIG
     return PathKind.CODE
+
+
+def _manifest_kind(stem: str, dirs: tuple[str, ...]) -> PathKind:
+    """A manifest of development tooling counts with the docs; a test fixture's own package
+    (``tests/testdata/pkg.dist/setup.py``, ``test/tscc/package.json``) is test data: neither
+    ships."""
+    if _dev_dependencies(stem, dirs):
+        return PathKind.DOCS
+    return PathKind.TEST if TEST_DIRS.intersection(dirs) else PathKind.MANIFEST
 
 
 def _is_docs(stem: str, ext: str, dirs: tuple[str, ...]) -> bool:
