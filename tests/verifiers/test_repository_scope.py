@@ -332,6 +332,37 @@ def test_a_lint_scope_that_cannot_be_read_is_said_so_and_everything_is_linted(
     assert "`exclude` does not compile" in (ruff.reason or "")
 
 
+FLOOR_PYPROJECT = """\
+[project]
+name = "wheelish"
+requires-python = ">=3.8"
+
+[tool.ruff.lint]
+select = ["F"]
+"""
+PARENTHESIZED_WITH = (
+    "def f(a, b):\n    with (\n        open(a) as x,\n        open(b) as y,\n    ):\n"
+    "        return x, y\n"
+)
+
+
+@pytest.mark.parametrize(("floor", "reported"), [(">=3.9", False), (">=3.8", True)])
+def test_syntax_of_a_newer_python_is_no_error_when_the_pr_raises_its_floor(
+    tmp_path: Path, floor: str, reported: bool
+) -> None:
+    # wheel's (holdout57): a PR dropping Python 3.8 writes a parenthesized `with`
+    base = {"pyproject.toml": FLOOR_PYPROJECT, "src/w/__init__.py": ""}
+    head: dict[str, str | None] = {
+        "pyproject.toml": FLOOR_PYPROJECT.replace(">=3.8", floor),
+        "src/w/tags.py": PARENTHESIZED_WITH,
+    }
+    ruff = by_name(review(tmp_path, base, head), "ruff")
+    syntax = [f for f in ruff.findings if f.rule_id == "invalid-syntax"]
+    assert bool(syntax) is reported
+    if reported:
+        assert "syntax was added in Python 3.9" in syntax[0].message
+
+
 # bandit ----------------------------------------------------------------------------------
 
 BANDIT_PYPROJECT = """\

@@ -275,12 +275,35 @@ class Ruff:
             per_file=True,
             select=scope.why_out,
         )
+        if isinstance(outcome, Checked):
+            floor = python_floor(ctx.pr.head_tree)
+            outcome = replace(outcome, head=within_floor(outcome.head, floor))
         if scope.problems and isinstance(outcome, Checked):
             note = "; ".join(n for n in (outcome.note, *scope.problems) if n)
             outcome = replace(outcome, note=note)
         elif scope.problems and isinstance(outcome, Skipped):
             outcome = replace(outcome, reason="; ".join((outcome.reason, *scope.problems)))
         return outcome
+
+
+_NEWER_SYNTAX = re.compile(r"syntax was added in Python (\d+)\.(\d+)")
+
+
+def within_floor(
+    found: tuple[RawFinding, ...], floor: tuple[int, int] | None
+) -> tuple[RawFinding, ...]:
+    """``found`` without ruff's syntax errors for a Python older than ``floor``, the oldest
+    Python the PR's head says it supports: ruff reads the base's `requires-python`, and a PR
+    that raises it to 3.9 and writes a parenthesized `with` ("syntax was added in Python 3.9")
+    made no error (wheel's, holdout57). A floor names only the Pythons the code supports."""
+    if floor is None:
+        return found
+    out = []
+    for f in found:
+        newer = _NEWER_SYNTAX.search(f.message) if f.rule_id == "invalid-syntax" else None
+        if newer is None or (int(newer[1]), int(newer[2])) > floor:
+            out.append(f)
+    return tuple(out)
 
 
 def ruff_default_set(lines: Iterable[str], root: Path) -> tuple[RawFinding, ...]:
