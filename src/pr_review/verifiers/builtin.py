@@ -278,12 +278,19 @@ class Ruff:
         if isinstance(outcome, Checked):
             floor = python_floor(ctx.pr.head_tree)
             outcome = replace(outcome, head=within_floor(outcome.head, floor))
-        if scope.problems and isinstance(outcome, Checked):
-            note = "; ".join(n for n in (outcome.note, *scope.problems) if n)
-            outcome = replace(outcome, note=note)
-        elif scope.problems and isinstance(outcome, Skipped):
-            outcome = replace(outcome, reason="; ".join((outcome.reason, *scope.problems)))
+        return _noted(outcome, scope.problems)
+
+
+def _noted(outcome: Outcome, notes: Sequence[str]) -> Outcome:
+    """``outcome`` with ``notes`` added to what the run says: a checked run's note, a skipped
+    run's reason (never dropped silently)."""
+    if not notes:
         return outcome
+    if isinstance(outcome, Checked):
+        return replace(outcome, note="; ".join(n for n in (outcome.note, *notes) if n))
+    if isinstance(outcome, Skipped):
+        return replace(outcome, reason="; ".join((outcome.reason, *notes)))
+    return outcome
 
 
 _NEWER_SYNTAX = re.compile(r"syntax was added in Python (\d+)\.(\d+)")
@@ -490,7 +497,4 @@ class Mypy:
             outcome = replace(outcome, head=tuple(
                 replace(f, severity=VerifierSeverity.INFO) for f in outcome.head
             ))  # fmt: skip
-        if notes:
-            note = "; ".join(n for n in (outcome.note, *notes) if n)
-            return replace(outcome, note=note)
-        return outcome
+        return _noted(outcome, notes)
