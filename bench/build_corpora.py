@@ -320,6 +320,10 @@ REPOS = {
     "wheel": ("pypa/wheel", "python", "wheel packaging tool and library"),
     "browserslist": ("browserslist/browserslist", "javascript", "browser query resolver"),
     "urfave-cli": ("urfave/cli", "go", "command-line application framework"),
+    "postcss": ("postcss/postcss", "javascript", "CSS parser and transformer"),
+    "immer": ("immerjs/immer", "typescript", "immutable state by mutating drafts"),
+    "go-ldap": ("go-ldap/ldap", "go", "LDAP v3 client and protocol encoding"),
+    "ipython": ("ipython/ipython", "python", "interactive Python shell and kernel base"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
