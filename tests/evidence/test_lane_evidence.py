@@ -18,6 +18,7 @@ from pr_review.evidence.build import build_pack
 from pr_review.evidence.decisions import (
     DECISION_EXAMPLES,
     HELPER_EXAMPLES,
+    HOIST_EXAMPLES,
     RENAME_EXAMPLES,
     atoms_of,
     compare,
@@ -66,7 +67,9 @@ def _whole_file_diffs(base: dict[str, str], head: dict[str, str]) -> list[FileDi
     return out
 
 
-@pytest.mark.parametrize(("base", "head", "changed"), HELPER_EXAMPLES + RENAME_EXAMPLES)
+@pytest.mark.parametrize(
+    ("base", "head", "changed"), HELPER_EXAMPLES + RENAME_EXAMPLES + HOIST_EXAMPLES
+)
 def test_helper_examples(base: dict[str, str], head: dict[str, str], changed: bool) -> None:
     _lane, factors = _risk(files=_whole_file_diffs(base, head), base=base, head=head)
     assert ("security-check-changed:red" in factors) is changed, factors

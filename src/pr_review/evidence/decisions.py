@@ -27,7 +27,7 @@ import ast
 import copy
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
@@ -469,6 +469,49 @@ def _python_locals(node: ast.AST) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _python_aliases(node: ast.AST) -> dict[str, str]:
+    """:func:`grammars.read_aliases` for a Python function: its own names (not parameters)
+    bound exactly once, by a plain assignment of a plain read (``n = len(parts)``,
+    ``limit = self.max_size``), by name -> the value as decision atoms write it."""
+    values: dict[str, list[str | None]] = {}
+    parameters = {
+        arg.arg for sub in ast.walk(node)
+        if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        for arg in (*sub.args.posonlyargs, *sub.args.args, sub.args.vararg,
+                    *sub.args.kwonlyargs, sub.args.kwarg)
+        if arg is not None
+    }  # fmt: skip
+    plain: dict[int, str] = {}
+    for sub in ast.walk(node):
+        if (isinstance(sub, ast.Assign) and len(sub.targets) == 1
+                and isinstance(sub.targets[0], ast.Name)):
+            text = ast.unparse(sub.value)
+            if grammars.plain_read(text.replace(" ", "")):
+                plain[id(sub.targets[0])] = text
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            values.setdefault(sub.id, []).append(plain.get(id(sub)))
+        elif (other := _bound_otherwise(sub)) and sub is not node:
+            values.setdefault(other, []).append(None)
+    return {
+        name: assigned[0] for name, assigned in values.items()
+        if len(assigned) == 1 and assigned[0] is not None and name not in parameters
+        and not re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", assigned[0])
+    }  # fmt: skip
+
+
+def _bound_otherwise(node: ast.AST) -> str:
+    """The name ``node`` binds other than by assignment (a nested function or class, an
+    ``except ... as`` name, an import's name), or ``""``."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name
+    if isinstance(node, ast.ExceptHandler):
+        return node.name or ""
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).partition(".")[0]
+    return ""
+
+
 def _python_function(tree: ast.Module, start: int) -> ast.AST | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -578,6 +621,16 @@ class SourceDecisions:
             found = grammars.local_names(self._tree, scope.start, scope.end)
             return tuple(name for name in found if name != scope.name)
         return ()
+
+    def aliases_at(self, scope: Scope) -> dict[str, str]:
+        """The locals of ``scope`` holding a plain read, by name -> the value (Python on
+        :mod:`ast`, others on tree-sitter: :func:`grammars.read_aliases`)."""
+        if self._python is not None:
+            node = _python_function(self._python, scope.start)
+            return {} if node is None else _python_aliases(node)
+        if self._tree is not None:
+            return grammars.read_aliases(self._tree, scope.start, scope.end)
+        return {}
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
@@ -768,6 +821,11 @@ def changed_functions(
             alpha_renamed(new, new_side.local_names_at(after)),
         ) is None:
             change = None  # its own names renamed, one for one: it decides the same
+        if change is not None and before is not None and after is not None and compare(
+            dealiased(old, old_side.aliases_at(before)),
+            dealiased(new, new_side.aliases_at(after)),
+        ) is None:
+            change = None  # a plain read hoisted into a local of its own (or back)
         if change is not None:
             change = compare(
                 sides.inlined("base", old, old_path, before),
@@ -784,16 +842,31 @@ def alpha_renamed(atoms: Counter[str] | None, names: Sequence[str]) -> Counter[s
     renaming, ``precedesDoubleQuote`` -> ``isPrecedesDoubleQuote``). A name the function does
     not declare (a module's, a property) is kept: a check that reads another module name decides
     something else."""
+    return _substituted(atoms, {name: f"${i}" for i, name in enumerate(names)})
+
+
+def _substituted(atoms: Counter[str] | None, names: Mapping[str, str]) -> Counter[str] | None:
+    """``atoms`` with each of ``names`` (a name standing alone, not a property) replaced."""
     if atoms is None or not names:
         return atoms
-    index = {name: f"${i}" for i, name in enumerate(names)}
     alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
     own = re.compile(rf"(?<![\w$.])({alternatives})(?![\w$])")
     out: Counter[str] = Counter()
     for atom, count in atoms.items():
         verb, _, rest = atom.partition(" ")
-        out[f"{verb} {own.sub(lambda m: index[m.group(1)], rest)}"] += count
+        out[f"{verb} {own.sub(lambda m: names[m.group(1)], rest)}"] += count
     return out
+
+
+def dealiased(atoms: Counter[str] | None, aliases: Mapping[str, str]) -> Counter[str] | None:
+    """``atoms`` with each local holding a plain read written as what it reads (``i<tokenLen``
+    -> ``i<token.length`` once ``tokenLen = token.length``): a loop bound or a length hoisted
+    into a local, the commonest micro-optimisation (moment's "optimize for loops"), decides
+    what it did. The substitution assumes what the local read is not changed between the
+    assignment and the check (a length cached before a loop that shortens the array reads
+    otherwise): a refactor's risk, not a check's, and a hoisted read beside a new condition
+    still differs."""
+    return _substituted(atoms, aliases)
 
 
 def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:
@@ -1569,3 +1642,66 @@ RENAME_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
 """Each: a file on the base and head sides, and whether its function named for a security
 concern changes what it decides once its own names (parameters and locals) are compared by the
 order it declares them (:func:`alpha_renamed`)."""
+
+HOIST_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
+    (  # moment's "optimize for loops" (holdout55): a length hoisted out of a loop bound
+        {"src/lib/parse/token.js": (
+            "export function addParseToken(token, callback) {\n  var i, func = callback;\n"
+            "  if (typeof token === 'string') { token = [token]; }\n"
+            "  for (i = 0; i < token.length; i++) { tokens[token[i]] = func; }\n}\n"
+        )},
+        {"src/lib/parse/token.js": (
+            "export function addParseToken(token, callback) {\n"
+            "  var i, func = callback, tokenLen;\n"
+            "  if (typeof token === 'string') { token = [token]; }\n"
+            "  tokenLen = token.length;\n"
+            "  for (i = 0; i < tokenLen; i++) { tokens[token[i]] = func; }\n}\n"
+        )},
+        False,
+    ),
+    (  # Go: `n := len(parts)` before the loop
+        {"auth.go": "package auth\nfunc verifyToken(parts []string) error {\n"
+                    "\tfor i := 0; i < len(parts); i++ {\n"
+                    "\t\tuse(parts[i])\n\t}\n\treturn nil\n}\n"},
+        {"auth.go": "package auth\nfunc verifyToken(parts []string) error {\n"
+                    "\tn := len(parts)\n"
+                    "\tfor i := 0; i < n; i++ {\n\t\tuse(parts[i])\n\t}\n\treturn nil\n}\n"},
+        False,
+    ),
+    (  # Python: a property read into a local
+        {"auth.py": "def verify_token(self, data):\n    if len(data) > self.max_size:\n"
+                    "        raise TooLarge()\n    return check(data)\n"},
+        {"auth.py": "def verify_token(self, data):\n    limit = self.max_size\n"
+                    "    if len(data) > limit:\n        raise TooLarge()\n"
+                    "    return check(data)\n"},
+        False,
+    ),
+    (  # ... but a hoisted bound beside a changed comparison is a change
+        {"auth.go": "package auth\nfunc verifyToken(parts []string) error {\n"
+                    "\tfor i := 0; i < len(parts); i++ {\n"
+                    "\t\tuse(parts[i])\n\t}\n\treturn nil\n}\n"},
+        {"auth.go": "package auth\nfunc verifyToken(parts []string) error {\n"
+                    "\tn := len(parts)\n"
+                    "\tfor i := 0; i <= n; i++ {\n\t\tuse(parts[i])\n\t}\n\treturn nil\n}\n"},
+        True,
+    ),
+    (  # ... and so is a local assigned twice (it no longer holds one read)
+        {"auth.py": "def verify_token(self, data):\n    if len(data) > self.max_size:\n"
+                    "        raise TooLarge()\n    return check(data)\n"},
+        {"auth.py": "def verify_token(self, data):\n    limit = self.max_size\n"
+                    "    if self.strict:\n        limit = 0\n"
+                    "    if len(data) > limit:\n        raise TooLarge()\n"
+                    "    return check(data)\n"},
+        True,
+    ),
+    (  # ... and a local holding a call's result (it computes, it does not read)
+        {"lib/auth.js": "function verifyToken (t) {\n"
+                        "  if (t.length > MAX) throw new Error('x')\n}\n"},
+        {"lib/auth.js": "function verifyToken (t) {\n  const n = measure(t)\n"
+                        "  if (n > MAX) throw new Error('x')\n}\n"},
+        True,
+    ),
+)  # fmt: skip
+"""Each: a file on the base and head sides, and whether its function named for a security
+concern changes what it decides once its locals holding a plain read are written as what they
+read (:func:`dealiased`)."""

@@ -568,6 +568,79 @@ def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> fro
     return frozenset(out)
 
 
+PLAIN_READ = re.compile(
+    r"^(?:len\()?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\)?$"
+)
+"""A value that reads and computes nothing: a name, a property chain (``token.length``,
+``r.Header``), or Go's and Python's ``len`` of one (as decision atoms write code: no spaces).
+The parenthesis of ``len(`` is matched by the one after the chain only: a value with one of
+them only is no plain read (:func:`plain_read`)."""
+_REASSIGNING = {
+    "augmented_assignment_expression": "left",  # JS/TS: n += 1
+    "update_expression": "argument",  # JS/TS: n++
+    "inc_statement": "",  # Go: n++ (its one named child)
+    "dec_statement": "",
+}
+
+
+def plain_read(code: str) -> bool:
+    """Whether ``code`` (an expression as decision atoms write it) is a plain read:
+    :data:`PLAIN_READ`, with ``len(`` and its closing parenthesis together."""
+    return bool(PLAIN_READ.match(code)) and code.startswith("len(") == code.endswith(")")
+
+
+def read_aliases(tree: Tree, start: int, end: int) -> dict[str, str]:
+    """The locals of the function spanning lines ``start``..``end`` that hold a plain read
+    (:func:`plain_read`) under a name of their own: each declared in it (not a parameter),
+    assigned exactly once (a declaration without a value is no assignment), from such a value,
+    by name -> the value as decision atoms write it (``tokenLen`` -> ``token.length``, Go's
+    ``n`` -> ``len(parts)``). A loop bound hoisted into such a local decides what it did."""
+    node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
+    if node is None:
+        return {}
+    values: dict[str, list[str | None]] = {}
+    parameters: set[str] = set()
+    for current in _walk(node):
+        kind = current.type
+        if kind in ("formal_parameters", "parameter_list"):
+            found: list[tuple[int, str]] = []
+            _pattern_names(current, None, tree.data, found)
+            parameters.update(name for _, name in found)
+            continue
+        if kind in _REASSIGNING:
+            field = _REASSIGNING[kind]
+            target = current.child_by_field_name(field) if field else (
+                current.named_children[0] if current.named_children else None
+            )
+            if target is not None and target.type == "identifier":
+                values.setdefault(_text(target, tree.data), []).append(None)
+            continue
+        fields = _ASSIGNMENTS.get(kind)
+        if fields is None:
+            continue
+        right, left = (current.child_by_field_name(f) for f in fields)
+        names = [] if left is None else [left] if left.type == "identifier" else list(
+            left.named_children
+        )
+        rights = [] if right is None else (
+            right.named_children if right.type == "expression_list" else [right]
+        )
+        if kind == "variable_declarator" and right is None:
+            continue  # `var i, n;` declares, assigns nothing
+        for i, name in enumerate(names):
+            if name.type != "identifier":
+                continue
+            value = _code_text(rights[0], tree.data) if len(names) == len(rights) == 1 else None
+            values.setdefault(_text(name, tree.data), []).append(
+                value if value is not None and plain_read(value) and i == 0 else None
+            )
+    return {
+        name: assigned[0] for name, assigned in values.items()
+        if len(assigned) == 1 and assigned[0] is not None and name not in parameters
+        and not re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", assigned[0])
+    }  # fmt: skip
+
+
 def prefix_tests(tree: Tree, start: int, end: int) -> list[tuple[str, str]]:
     """Each call of one of :data:`PREFIX_TESTS` in the function spanning lines
     ``start``..``end``, as its code text (as a decision atom writes it) and the string it
