@@ -548,6 +548,20 @@ BACKTRACKING_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "function protocols(v) {\n  return v.split(',').map((p) => p.trim())\n}\n",
         REMOVED,
     ),
+    (  # postcss CVE-2021-23382 (its 7.x backport in `.es6`): `.*` takes the prefix, `*/`
+        # is nowhere in `/*# sourceMappingURL=` repeated
+        "lib/previous-map.es6",
+        (
+            "class PreviousMap {\n  getAnnotationURL(s) {\n"
+            "    return s.match(/\\/\\*\\s*# sourceMappingURL=(.*)\\*\\//)[1].trim()\n  }\n}\n"
+        ),
+        (
+            "class PreviousMap {\n  getAnnotationURL(s) {\n    return s.match("
+            "/\\/\\*\\s*# sourceMappingURL=((?:(?!sourceMappingURL=).)*)\\*\\//)[1].trim()\n"
+            "  }\n}\n"
+        ),
+        REMOVED,
+    ),
     (  # moment CVE-2022-31129: `\\(` then `[^)]*`, which takes `(` too: `((((` is quadratic
         "from-string.js",
         "function pre(s) {\n  return s.replace(/\\([^)]*\\)|[\\n\\t]/g, ' ')\n}\n",

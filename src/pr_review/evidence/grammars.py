@@ -24,6 +24,7 @@ LANGUAGES: dict[str, str] = {
     ".js": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
+    ".es6": "javascript",  # ES2015 sources of the Babel era (postcss 5-7 `lib/*.es6`)
     ".jsx": "javascript",
     ".ts": "typescript",
     ".tsx": "tsx",

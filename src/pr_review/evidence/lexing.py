@@ -55,6 +55,7 @@ _SLASH = frozenset(
         ".tsx",
         ".mjs",
         ".cjs",
+        ".es6",
         ".go",
         ".java",
         ".kt",

@@ -384,9 +384,13 @@ def _prefixed(seq: Sequence[Any]) -> Iterator[str]:
     that what follows the repeat cannot start with (``\\([^)]*\\)``, ``<[^>]*>``): on the
     prefix repeated (``((((``), a search matches the prefix at every copy, the repeat consumes
     the rest of the run and what follows fails: quadratic, as a leading repeat is
-    (:func:`_leading`; moment's CVE-2022-31129, fixed by ``[^()]``). Rendered as the prefix and
-    the repeat (``\\([^)]*``). Read at the top of the pattern only; an anchor first limits the
-    start positions."""
+    (:func:`_leading`; moment's CVE-2022-31129, fixed by ``[^()]``). A longer prefix whose
+    every character the repeat can take is the same shape when what follows the repeat begins
+    with characters found nowhere in the prefix repeated (:func:`_runs_past`: postcss's
+    ``/\\/\\*\\s*# sourceMappingURL=(.*)\\*\\//`` on ``/*# sourceMappingURL=`` repeated,
+    CVE-2021-23382). Optional repeats inside the prefix are read as absent. Rendered as the
+    prefix and the repeat (``\\([^)]*``). Read at the top of the pattern only; an anchor first
+    limits the start positions."""
     prefix: list[int] = []
     for i, node in enumerate(seq):
         single = _single(node)
@@ -398,14 +402,48 @@ def _prefixed(seq: Sequence[Any]) -> Iterator[str]:
             for alt in inner:  # a group or alternatives first: each is tried as a start
                 yield from _prefixed([*alt, *seq[i + 1 :]])
             return
-        body = _body(node) if _unbounded(node) else []
+        wrapped = _unwrapped([node])  # `(.*)` repeats as `.*` does
+        repeat = wrapped[0] if len(wrapped) == 1 else node
+        body = _body(repeat) if _unbounded(repeat) else []
         taken = _single(body[0]) if len(body) == 1 else None
         rest = seq[i + 1 :]
-        if prefix and taken is not None and not _cannot_fail(rest):
+        if prefix and taken is not None and not nullable(rest):
             usable = taken & ~first(rest)
-            if all(part & usable for part in prefix):
+            if all(part & usable for part in prefix) or _runs_past(prefix, taken, rest):
                 yield render(seq[:i]) + _render(node)
-        return
+                return
+        rep = _repeat(repeat)
+        if not prefix or rep is None or rep[0] != 0:
+            return  # only an optional repeat inside the prefix is read past
+
+
+def _runs_past(prefix: Sequence[int], taken: int, rest: Sequence[Any]) -> bool:
+    """Whether a repeat of ``taken`` after a prefix of two or more one-character parts
+    (``prefix``, their characters) consumes the prefix repeated while what follows it
+    (``rest``) finds no place to match: a text made of copies of the prefix (each part written
+    as a character the repeat takes, one ``rest`` does not start with where there is a choice)
+    holds the one-character parts ``rest`` begins with nowhere."""
+    lead: list[int] = []
+    for node in rest:
+        single = _single(node)
+        if single is None:
+            break
+        lead.append(single)
+    if len(prefix) < 2 or not lead:
+        return False
+    copy: list[int] = []
+    for part in prefix:
+        choice = part & taken
+        if not choice:
+            return False
+        quiet = choice & ~lead[0]
+        pick = quiet or choice
+        copy.append(pick & -pick)  # the lowest character of the choice
+    text = copy * 3
+    return not any(
+        all(text[at + k] & lead[k] for k in range(len(lead)))
+        for at in range(len(text) - len(lead) + 1)
+    )
 
 
 def _cannot_fail(seq: Sequence[Any]) -> bool:
@@ -658,6 +696,16 @@ SEARCH_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"a[^b]*a", ()),
     (r"^<[^>]*>", ()),
     (r"<[^>]*", ()),
+    # a longer prefix: what follows the repeat is found nowhere in the prefix repeated
+    (r"\/\*\s*# sourceMappingURL=(.*)\*\/",  # postcss CVE-2021-23382
+     (r"/\*\s*\#\ sourceMappingURL=(.*)",)),
+    (r"<!--(.*)-->", (r"<!\-\-(.*)",)),
+    # safe: the fixed pattern's repeat stops at the prefix, what follows is in the prefix
+    # (`url(u` holds `u`), the end of the text ends the match
+    (r"\/\*\s*# sourceMappingURL=((?:(?!sourceMappingURL=).)*)\*\/", ()),
+    (r"url\((.*)u", ()),
+    (r"foo=(.*)$", ()),
+    (r"\([^)]*$", ()),
 )
 """Patterns applied as a search and the shapes each is quadratic in: a leading repeat, or a
-one-character prefix and the repeat after it (run by the test suite)."""
+prefix and the repeat after it that can take it (run by the test suite)."""

@@ -143,6 +143,7 @@ LANGUAGE_BY_SUFFIX = {
     ".js": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
+    ".es6": "javascript",
     ".jsx": "javascript",
     ".ts": "typescript",
     ".mts": "typescript",

@@ -90,8 +90,8 @@ DOC_NAMES = frozenset(
 )
 CODE_EXTENSIONS = frozenset(
     {
-        ".py", ".pyi", ".pyx", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".rb",
-        ".java", ".kt", ".kts", ".scala", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs",
+        ".py", ".pyi", ".pyx", ".js", ".mjs", ".cjs", ".es6", ".jsx", ".ts", ".tsx", ".go",
+        ".rb", ".java", ".kt", ".kts", ".scala", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs",
         ".php", ".swift", ".m", ".sh", ".bash", ".zsh", ".ps1", ".pl", ".lua", ".ex", ".exs",
         ".erl", ".clj", ".dart", ".r", ".jl", ".vue", ".svelte", ".sql",
     }
