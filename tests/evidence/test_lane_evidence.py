@@ -505,6 +505,41 @@ def test_a_capped_reader_moved_unchanged_is_no_evidence() -> None:
     assert lane is not Lane.RED
 
 
+_NOTEBOOK_APP = (
+    "from jinja2 import Environment, FileSystemLoader\n\n\n"
+    "def init_jinja(template_path, jinja_env_options):\n"
+    "    jenv_opt = jinja_env_options if jinja_env_options else {}\n"
+    "    return Environment(loader=FileSystemLoader(template_path), **jenv_opt)\n"
+)
+
+
+def test_template_autoescaping_turned_on_is_red() -> None:
+    # Shape of IPython CVE-2015-6938 (read on holdout58): the notebook's Jinja environment
+    # gains `{"autoescape": True}`, escaping every template's values at once.
+    head = _NOTEBOOK_APP.replace(
+        "    jenv_opt = jinja_env_options if jinja_env_options else {}\n",
+        '    jenv_opt = {"autoescape": True}\n'
+        "    jenv_opt.update(jinja_env_options if jinja_env_options else {})\n",
+    )
+    lane, factors = _risk(
+        files=[file_diff("notebook/app.py", head.splitlines()[4:6], _NOTEBOOK_APP.splitlines()[4:5],
+                         start=5)],
+        base={"notebook/app.py": _NOTEBOOK_APP}, head={"notebook/app.py": head},
+    )  # fmt: skip
+    assert lane is Lane.RED
+    assert "autoescape" in factors["sink-template-escaping:red"].why
+
+
+def test_template_options_without_autoescaping_are_no_evidence() -> None:
+    head = _NOTEBOOK_APP.replace("{}\n", '{"auto_reload": True}\n')
+    _lane, factors = _risk(
+        files=[file_diff("notebook/app.py", head.splitlines()[4:5], _NOTEBOOK_APP.splitlines()[4:5],
+                         start=5)],
+        base={"notebook/app.py": _NOTEBOOK_APP}, head={"notebook/app.py": head},
+    )  # fmt: skip
+    assert "sink-template-escaping:red" not in factors
+
+
 _CHECKPOINT_COPY = (
     "package cri\n\nfunc copyOut(src string) (*os.File, error) {\n"
     "\treturn os.OpenFile(src, os.O_RDONLY, 0)\n}\n"

@@ -85,6 +85,9 @@ class SinkCategory(StrEnum):
     LINK_FOLLOWING = "link-following"
     """Opening a path without following links out of its root (``securejoin``, ``O_NOFOLLOW``,
     ``openat2`` ``RESOLVE_IN_ROOT``): symlink-escape fixes live here (CWE-59)."""
+    TEMPLATE_ESCAPING = "template-escaping"
+    """Whether a template engine escapes what it outputs (``autoescape``, ``noEscape``): every
+    template's cross-site scripting lives here at once."""
     XML_ENTITIES = "xml-entities"
     """Whether an XML parser expands entities, loads DTDs or reaches the network
     (``resolve_entities=False``, defusedxml): XXE and entity-expansion fixes live here."""

@@ -536,6 +536,8 @@ SINK_FIX = {
     "(textContent, a template's default output); mark only constant markup as safe.",
     "link-following": "Open paths from images, archives or requests inside their root without "
     "following links (openat2 with RESOLVE_IN_ROOT, securejoin, os.Root, O_NOFOLLOW).",
+    "template-escaping": "Keep the template engine's autoescaping on; mark only constant "
+    "markup as safe, where it is written.",
     "xml-entities": "Parse XML from input with entity expansion, DTDs and network access off "
     "(defusedxml, or lxml's resolve_entities=False, no_network=True).",
 }
