@@ -2,7 +2,7 @@
 
 A changed code line (comments and docstrings do not count) whose enclosing module, class or
 function is named for authentication, sessions, cookies, credentials, signing, crypto,
-redirects, sanitizing, trust or a debugger is security-relevant whatever the line says: the
+redirects, sanitizing or trust is security-relevant whatever the line says: the
 name is the author's own statement of what the code is for. The vocabulary is data below,
 each entry with identifiers it must and must not match (run by the test suite). Words are
 whole words of an identifier (``get_netrc_auth`` has ``auth``; ``author`` does not).
@@ -153,7 +153,6 @@ SCOPE_RULES: tuple[ScopeRule, ...] = (
                 "certificates",
                 "tls",
                 "ssl",
-                "debugger",
                 "security",
                 "secure",
                 "origin",
@@ -163,9 +162,10 @@ SCOPE_RULES: tuple[ScopeRule, ...] = (
         ),
         RED,
         "redirects, output sanitizing, TLS, origins or trust decisions",
-        ("resolve_redirects", "sanitize_html", "TRUSTED_HOSTS", "ssl_context", "get_debugger",
+        ("resolve_redirects", "sanitize_html", "TRUSTED_HOSTS", "ssl_context",
          "is_allowed_origin", "CORSMiddleware"),
-        ("redirection_count_name", "escapement", "truster_name", "originally"),
+        # a debugger is an interactive shell's pdb as often as a web console: no scope
+        ("redirection_count_name", "escapement", "truster_name", "originally", "get_debugger"),
     ),
     ScopeRule(
         frozenset({"safe"}),
