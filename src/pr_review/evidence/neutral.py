@@ -22,6 +22,7 @@ from pr_review.evidence import grammars
 from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
 from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
 from pr_review.evidence.pyast import prose_key, same_behaviour, shape_key
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
 from pr_review.sources.paths import PathKind, classify, extension
@@ -116,8 +117,6 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
     neutral.update(renamed_files)
     return Neutrality(frozenset(neutral), tuple(sorted(mapping.items())), tree_checked=checked)
 
-
-PYTHON_EXTENSIONS = (".py", ".pyi")
 
 
 def _modified_texts(f: FileDiff, base: RepoTree, head: RepoTree) -> tuple[str, str] | None:
