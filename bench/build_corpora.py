@@ -324,6 +324,11 @@ REPOS = {
     "immer": ("immerjs/immer", "typescript", "immutable state by mutating drafts"),
     "go-ldap": ("go-ldap/ldap", "go", "LDAP v3 client and protocol encoding"),
     "ipython": ("ipython/ipython", "python", "interactive Python shell and kernel base"),
+    "serialize-javascript": (
+        "yahoo/serialize-javascript", "javascript", "serializer of JavaScript values to code"
+    ),
+    "go-toml": ("pelletier/go-toml", "go", "TOML parser and encoder"),
+    "pydantic": ("pydantic/pydantic", "python", "data validation with type annotations"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
