@@ -8,6 +8,7 @@ import pytest
 
 from pr_review.sources.model import MemoryTree
 from pr_review.verifiers.mypy_codes import NOT_FINDINGS, NotAFinding, is_finding, on_ignored_line
+from pr_review.verifiers.mypy_commands import mypy_commands
 from pr_review.verifiers.mypy_config import (
     FLOOR_EXAMPLES,
     find_mypy_config,
@@ -285,3 +286,27 @@ def test_every_code_that_is_not_a_finding_is_documented() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text("utf-8")
     for entry in NOT_FINDINGS:
         assert f"`{entry.code}`" in doc
+
+
+def test_without_files_the_repositorys_own_mypy_commands_are_the_scope() -> None:
+    # pydantic 1.x: `[mypy]` in setup.cfg names no files, its Makefile runs
+    # `mypy pydantic docs/build`; its tests pass wrong types to models on purpose.
+    tree = MemoryTree({
+        "setup.cfg": "[mypy]\nstrict_optional = True\n",
+        "Makefile": ".PHONY: mypy\nmypy:\n\tmypy pydantic docs/build\n",
+        "pydantic/fields.py": "", "docs/build/main.py": "", "tests/test_edge_cases.py": "",
+    })  # fmt: skip
+    config = find_mypy_config(tree)
+    assert config is not None
+    scope = mypy_scope(config, mypy_commands(tree))
+    layout = Layout(tree.paths())
+    assert scope.why_out("pydantic/fields.py", layout) is None
+    reason = scope.why_out("tests/test_edge_cases.py", layout)
+    assert reason is not None
+    assert "Makefile: `mypy pydantic docs/build`" in reason
+    # configured files win over any command
+    files = MemoryTree({**tree.files, "setup.cfg": "[mypy]\nfiles = tests\n"})
+    configured = find_mypy_config(files)
+    assert configured is not None
+    assert mypy_scope(configured, mypy_commands(files)).why_out("tests/test_edge_cases.py",
+                                                                 layout) is None

@@ -29,6 +29,7 @@ from pr_review.verifiers.model import (
     TimedOut,
 )
 from pr_review.verifiers.mypy_codes import is_finding, on_ignored_line
+from pr_review.verifiers.mypy_commands import mypy_commands
 from pr_review.verifiers.mypy_config import find_mypy_config, python_floor, sanitized_ini
 from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files, search_roots
 from pr_review.verifiers.mypy_version import ours, pinned_mypy, skew
@@ -432,7 +433,7 @@ class Mypy:
                 "no mypy.ini or .mypy.ini, no [mypy] in setup.cfg)"
             )
         floor = python_floor(ctx.config_tree)
-        scope = mypy_scope(found)
+        scope = mypy_scope(found, mypy_commands(ctx.config_tree))
         trees = {"head": ctx.pr.head_tree, "base": ctx.pr.base_tree}
         layouts = {label: Layout(tree.paths()) for label, tree in trees.items()}
         written = {"head": set(ctx.head_files), "base": set(ctx.base_files)}

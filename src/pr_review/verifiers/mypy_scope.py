@@ -3,8 +3,9 @@
 Read from the configuration as data (:class:`~.mypy_config.MypyConfig`), never executed:
 
 - ``files`` (and ``packages``/``modules``): what a plain ``mypy`` run in the repository checks.
-  Without them the repository names its targets on a command line we cannot see, so every
-  touched file is in scope.
+  Without them the repository names its targets on a command line: the ones it writes down
+  (Makefile, tox, nox, pre-commit, workflows, scripts: :mod:`.mypy_commands`) are the scope
+  when every one can be read; otherwise every touched file is in scope.
 - ``exclude``: regular expressions (``re.search``) over the ``/``-separated path; a directory
   matches as ``dir/``, as in mypy's own discovery (which it applies to every directory it
   walks, so to the repository's command line too; a file ``files`` names by its own path is
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from pr_review.verifiers.mypy_commands import MypyCommands
 from pr_review.verifiers.mypy_config import MypyConfig
 
 PY_SUFFIXES = (".py", ".pyi")
@@ -170,13 +172,19 @@ class MypyScope:
     """Per-module sections."""
     problems: tuple[str, ...] = ()
     """Options that could not be read (a bad regex), named in the run's reason."""
+    patterns: tuple[re.Pattern[str], ...] = ()
+    """pre-commit ``files`` patterns of the repository's mypy hooks (searched in the path)."""
+    named_by: str = "files/packages/modules"
+    """What names the targets, for a run's reason."""
 
     @property
     def targeted(self) -> bool:
-        """True when the configuration names what a plain ``mypy`` run checks."""
-        return bool(self.files or self.modules)
+        """True when the configuration (or the repository's commands) names what is checked."""
+        return bool(self.files or self.modules or self.patterns)
 
     def _named_by_files(self, path: str) -> bool:
+        if any(pattern.search(path) for pattern in self.patterns):
+            return True
         for entry in self.files:
             if any(c in entry for c in "*?["):
                 if _glob_regex(entry).fullmatch(path):
@@ -197,7 +205,7 @@ class MypyScope:
         module = layout.split(path)[1]
         named = self._named_by_files(path) or self._named_by_modules(module)
         if self.targeted and not named:
-            return "not in files/packages/modules"
+            return f"not in {self.named_by}"
         if path not in self.files and self._excluded(path):
             return "matched by exclude"
         if _truthy(module_option(self.sections, module, "ignore_errors")):
@@ -212,8 +220,9 @@ class MypyScope:
         return tuple(e for e in self.files if not any(c in e for c in "*?["))
 
 
-def mypy_scope(config: MypyConfig) -> MypyScope:
-    """The scope of a parsed mypy configuration."""
+def mypy_scope(config: MypyConfig, commands: MypyCommands | None = None) -> MypyScope:
+    """The scope of a parsed mypy configuration; without targets of its own, the targets of
+    the repository's ``commands`` when they could be read."""
     opts = {k.replace("-", "_").strip(): v for k, v in config.global_options.items()}
     files = tuple(_norm(e) for e in _entries(opts.get("files")))
     modules = _entries(opts.get("packages")) + _entries(opts.get("modules"))
@@ -230,6 +239,11 @@ def mypy_scope(config: MypyConfig) -> MypyScope:
         Section(module.strip(), {k.replace("-", "_").strip(): v for k, v in options.items()})
         for module, options in config.per_module
     )
+    if not files and not modules and commands is not None:
+        return MypyScope(
+            commands.paths, commands.modules, tuple(excludes), sections, tuple(problems),
+            commands.patterns, commands.describe(),
+        )
     return MypyScope(files, modules, tuple(excludes), sections, tuple(problems))
 
 
