@@ -329,6 +329,9 @@ REPOS = {
     ),
     "go-toml": ("pelletier/go-toml", "go", "TOML parser and encoder"),
     "pydantic": ("pydantic/pydantic", "python", "data validation with type annotations"),
+    "node-postgres": ("brianc/node-postgres", "javascript", "PostgreSQL client"),
+    "tusd": ("tus/tusd", "go", "resumable file upload server"),
+    "pipenv": ("pypa/pipenv", "python", "packaging and virtual environment manager"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
