@@ -9,8 +9,11 @@ import pytest
 from pr_review.evidence.markup_escaping import (
     FACTOR,
     MARKUP_ESCAPING_EXAMPLES,
+    QUOTED_ESCAPING_EXAMPLES,
+    QUOTED_FACTOR,
     is_escaping,
     markup_escaping_factors,
+    quoted_escaping_factors,
 )
 from pr_review.schema.enums import FactorSeverity
 from pr_review.sources.model import MemoryTree
@@ -30,6 +33,21 @@ def test_examples(path: str, base: str, head: str, changed: bool) -> None:
     if changed:
         assert factors[0].factor == FACTOR
         assert factors[0].severity is FactorSeverity.RED
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "head", "changed"), QUOTED_ESCAPING_EXAMPLES,
+    ids=range(len(QUOTED_ESCAPING_EXAMPLES)),
+)  # fmt: skip
+def test_quoted_examples(path: str, base: str, head: str, changed: bool) -> None:
+    factors = quoted_escaping_factors(
+        [file_diff(path, head.splitlines(), base.splitlines())],
+        MemoryTree({path: base}), MemoryTree({path: head}),
+    )  # fmt: skip
+    assert bool(factors) is changed, factors
+    if changed:
+        assert factors[0].factor == QUOTED_FACTOR
+        assert "quotes of text the code builds" in factors[0].why
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -34,7 +34,7 @@ from pr_review.evidence.limits import limit_factors
 from pr_review.evidence.line_breaks import line_break_factors
 from pr_review.evidence.log_quoting import log_quoting_factors
 from pr_review.evidence.markers import marker_factors
-from pr_review.evidence.markup_escaping import markup_escaping_factors
+from pr_review.evidence.markup_escaping import markup_escaping_factors, quoted_escaping_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.origin_checks import origin_check_factors
 from pr_review.evidence.oversize import blocker, budgeted, oversize
@@ -62,13 +62,23 @@ from pr_review.schema.pack import (
 )
 from pr_review.sources.diff_model import FileDiff
 from pr_review.sources.diff_select import drop_files
-from pr_review.sources.model import PullRequest
+from pr_review.sources.model import PullRequest, RepoTree
 from pr_review.sources.paths import PathKind, classify, is_test
 
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
+
+StructureReader = Callable[[Sequence[FileDiff], RepoTree, RepoTree], list[RiskFactor]]
+STRUCTURE_READERS: tuple[StructureReader, ...] = (
+    guard_factors, input_flow_factors, limit_factors, backtracking_factors,
+    credential_header_factors, line_break_factors, path_escape_factors, origin_check_factors,
+    validation_regex_factors, marker_factors, markup_escaping_factors, quoted_escaping_factors,
+    raw_markup_factors, entity_escaping_factors, log_quoting_factors, sink_factors,
+)
+"""The readers of a PR's code on both sides' syntax trees (after the security-scope reader,
+which also needs the code paths), in the order their factors are listed."""
 
 def build_pack(
     pr: PullRequest,
@@ -129,21 +139,8 @@ def _build_pack(
         scans = confirm_handlers(lane_files, scanned, pr.base_tree, pr.head_tree)
         budget = None
         structure = security_scope_factors(lane_files, code_paths, pr.base_tree, pr.head_tree)
-        structure += guard_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += input_flow_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += limit_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += backtracking_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += credential_header_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += line_break_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += path_escape_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += origin_check_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += validation_regex_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += marker_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += markup_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += raw_markup_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += entity_escaping_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += log_quoting_factors(lane_files, pr.base_tree, pr.head_tree)
-        structure += sink_factors(lane_files, pr.base_tree, pr.head_tree)
+        for reader in STRUCTURE_READERS:
+            structure += reader(lane_files, pr.base_tree, pr.head_tree)
     risk_files = lane_files + _lock_files_by_kind(pr.diff.files, excluded)
     risk = assess(
         RiskInputs(

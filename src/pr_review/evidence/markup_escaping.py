@@ -24,7 +24,7 @@ Examples (run by the test suite, ``MARKUP_ESCAPING_EXAMPLES``): (path, base, hea
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.lexing import shorten
@@ -37,6 +37,7 @@ from pr_review.sources.diff import FileDiff
 from pr_review.sources.model import RepoTree
 
 FACTOR = "markup-escaping-changed"
+QUOTED_FACTOR = "quoted-escaping-changed"
 
 _CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 _ENCODERS = frozenset(
@@ -78,10 +79,19 @@ class Markup:
 def read(path: str, source: str | None) -> list[Markup] | None:
     """The markup of ``source`` (a one-element list, for :func:`code_sides`); None when no
     rule reads its language or it is too large."""
+    return _read(path, source, SinkCategory.HTML)
+
+
+def read_quoted(path: str, source: str | None) -> list[Markup] | None:
+    """:func:`read` for values written between quotes of built text (category ``quoted``)."""
+    return _read(path, source, SinkCategory.QUOTED)
+
+
+def _read(path: str, source: str | None, category: SinkCategory) -> list[Markup] | None:
     language = language_of(path)
     if source is None or language is None or len(source) > MAX_BYTES:
         return None
-    hits = [h for h in hits_of(source, language) if h.category is SinkCategory.HTML]
+    hits = [h for h in hits_of(source, language) if h.category is category]
     spans: list[tuple[int, int]] = []
     for start, end in sorted(((h.line, h.end_line) for h in hits), key=lambda s: (s[0], -s[1])):
         if spans and start >= spans[-1][0] and end <= spans[-1][1]:
@@ -109,7 +119,31 @@ def markup_escaping_factors(
 ) -> list[RiskFactor]:
     """One red factor when escapes inside markup were added or removed while the markup
     expressions stayed as many, at the first file whose escapes changed."""
-    sides = code_sides(files, base, head, read)
+    return _escaping_factors(files, base, head, read, factor=FACTOR, where_to="HTML markup",
+                             kind="markup", flaw="cross-site scripting")  # fmt: skip
+
+
+def quoted_escaping_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree
+) -> list[RiskFactor]:
+    """``quoted-escaping-changed``: as :func:`markup_escaping_factors`, for values written
+    between the quotes of text the code builds outside markup (generated code given to ``new
+    Function``, a quoted command-line argument, an SQL literal: the sink rules of category
+    ``quoted``). node-postgres's CVE-2017-16082 escaped column names written into its generated
+    row parser, ``"this['" + escape(fieldName) + "'] = ..."``, in eleven release lines."""
+    return _escaping_factors(
+        files, base, head, read_quoted, factor=QUOTED_FACTOR,
+        where_to="quotes of text the code builds", kind="quoted",
+        flaw="code, query or command injection",
+    )  # fmt: skip
+
+
+def _escaping_factors(
+    files: Sequence[FileDiff], base: RepoTree, head: RepoTree,
+    reader: Callable[[str, str | None], list[Markup] | None],
+    *, factor: str, where_to: str, kind: str, flaw: str,
+) -> list[RiskFactor]:
+    sides = code_sides(files, base, head, reader)
     (markup_before, escapes_before), (markup_after, escapes_after) = (
         _totals(sides, new=False), _totals(sides, new=True)
     )
@@ -128,13 +162,13 @@ def markup_escaping_factors(
         verb = "put around a value" if added else "taken from a value"
         return [
             RiskFactor(
-                factor=FACTOR,
+                factor=factor,
                 files=(side.path,),
                 severity=FactorSeverity.RED,
-                why=f"an escaping call {verb} interpolated into HTML markup ({where}: "
+                why=f"an escaping call {verb} interpolated into {where_to} ({where}: "
                 f"`{shorten(first.code, 80)}`; {escapes_before} escaping call(s) in "
-                f"{markup_before} markup expression(s) before, {escapes_after} after): this is "
-                "how cross-site scripting is fixed, or reopened",
+                f"{markup_before} {kind} expression(s) before, {escapes_after} after): this is "
+                f"how {flaw} is fixed, or reopened",
             )
         ]
     return []
@@ -236,3 +270,60 @@ MARKUP_ESCAPING_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
     ),
 )
 """A base and a head source of one file, and whether the change is red."""
+
+QUOTED_ESCAPING_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # node-postgres CVE-2017-16082: a column name escaped in the generated row parser
+        "lib/result.js",
+        (
+            "var inlineParser = function (fieldName, i) {\n  return \"\\nthis['\" +\n"
+            "    fieldName.replace(/'/g, \"\\\\'\") +\n    \"'] = \" + 'rowData[' + i + '];'\n}\n"
+        ),
+        (
+            "var inlineParser = function (fieldName, i) {\n  return \"\\nthis['\" +\n"
+            "    escape(fieldName) +\n    \"'] = \" + 'rowData[' + i + '];'\n}\n"
+        ),
+        True,
+    ),
+    (  # a quoted command-line option's value escaped (Python)
+        "cli.py",
+        "def arg(name):\n    return ' --name=\"' + name + '\"'\n",
+        "def arg(name):\n    return ' --name=\"' + shlex_escape(name) + '\"'\n",
+        True,
+    ),
+    (  # an escape taken from an SQL literal in an f-string
+        "db.py",
+        "def where(name):\n    return f\"WHERE name = '{escape_string(name)}'\"\n",
+        "def where(name):\n    return f\"WHERE name = '{name}'\"\n",
+        True,
+    ),
+    # no change: a message reworded without escapes, an escape renamed, a new quoted builder
+    # with its own escape, the quotes moved into a serializer (the quoted expression is gone)
+    (
+        "errors.js",
+        "function bad(name) {\n  return 'Unknown option \\'' + name + '\\''\n}\n",
+        "function bad(name) {\n  return 'Unknown option \"' + name + '\"'\n}\n",
+        False,
+    ),
+    (
+        "db.py",
+        "def where(name):\n    return \"name = '\" + escape_string(name) + \"'\"\n",
+        "def where(name):\n    return \"name = '\" + escape_literal(name) + \"'\"\n",
+        False,
+    ),
+    (
+        "db.py",
+        "def a(x):\n    return \"'\" + x + \"'\"\n",
+        (
+            "def a(x):\n    return \"'\" + x + \"'\"\n\n\n"
+            "def b(y):\n    return \"'\" + escape(y) + \"'\"\n"
+        ),
+        False,
+    ),
+    (
+        "index.js",
+        "function url(u) {\n  return \"new URL(\\\"\" + u.toString() + \"\\\")\"\n}\n",
+        "function url(u) {\n  return \"new URL(\" + serialize(u.toString()) + \")\"\n}\n",
+        False,
+    ),
+)  # fmt: skip
+"""Each: a file on the base and head sides, and whether ``quoted-escaping-changed`` is red."""

@@ -85,6 +85,9 @@ class SinkCategory(StrEnum):
     LINK_FOLLOWING = "link-following"
     """Opening a path without following links out of its root (``securejoin``, ``O_NOFOLLOW``,
     ``openat2`` ``RESOLVE_IN_ROOT``): symlink-escape fixes live here (CWE-59)."""
+    QUOTED = "quoted"
+    """A value written between quotes of text the code builds (generated code, an SQL literal, a
+    quoted argument): injection by closing the quote lives here."""
     TEMPLATE_ESCAPING = "template-escaping"
     """Whether a template engine escapes what it outputs (``autoescape``, ``noEscape``): every
     template's cross-site scripting lives here at once."""

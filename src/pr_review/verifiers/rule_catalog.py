@@ -536,6 +536,8 @@ SINK_FIX = {
     "(textContent, a template's default output); mark only constant markup as safe.",
     "link-following": "Open paths from images, archives or requests inside their root without "
     "following links (openat2 with RESOLVE_IN_ROOT, securejoin, os.Root, O_NOFOLLOW).",
+    "quoted": "Escape the value for the language between the quotes (a string-literal "
+    "escaper, a query parameter, shlex.quote), or pass it as data, not as text to parse.",
     "template-escaping": "Keep the template engine's autoescaping on; mark only constant "
     "markup as safe, where it is written.",
     "xml-entities": "Parse XML from input with entity expansion, DTDs and network access off "
