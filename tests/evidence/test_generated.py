@@ -369,3 +369,23 @@ def test_a_test_folder_the_repository_calls_vendored_is_still_test_code() -> Non
     ]
     assert "dependency-manifest" not in {f.factor for f in pack.risk.factors}
     assert pack.risk.lane is Lane.GREEN
+
+
+def test_a_pinned_list_beside_the_packages_it_names_is_vendored() -> None:
+    # pipenv: `pipenv/vendor/vendor.txt` and `pipenv/patched/patched.txt` list what the
+    # vendoring task copied (42 mypy findings in a re-vendored pip on holdout60 before this)
+    base = MemoryTree({
+        "pipenv/vendor/vendor.txt": "pipdeptree==2.23.4\npython-dotenv==1.0.1  # env\n",
+        "pipenv/vendor/pipdeptree/__init__.py": "",
+        "pipenv/vendor/dotenv/main.py": "",
+        "pipenv/patched/patched.txt": "pip==26.2.1\n",
+        "pipenv/patched/pip/__init__.py": "",
+        "pipenv/patched/pip/_vendor/requests/models.py": "",
+        # a list naming nothing beside it, a list with an unpinned line, a test fixture
+        "tools/vendor.txt": "requests==2.0\n",
+        "lib/vendor.txt": "six==1.16\nrequests>=2\n", "lib/six.py": "", "lib/requests/x.py": "",
+        "tests/fixtures/vendor.txt": "attrs==23.1\n", "tests/fixtures/attrs/__init__.py": "",
+    })  # fmt: skip
+    roots = vendored_roots(base)
+    assert set(roots) == {"pipenv/vendor/", "pipenv/patched/"}
+    assert roots["pipenv/patched/"] == "its pinned list patched.txt"

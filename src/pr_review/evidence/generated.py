@@ -235,7 +235,11 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
       (setuptools' ``_vendor/more_itertools`` next to ``more_itertools-10.3.0.dist-info``),
       outside test code (test fixtures hold distributions too);
     - the ``vendoring`` tool's ``[tool.vendoring] destination`` in ``pyproject.toml`` (pip's
-      ``src/pip/_vendor/``);
+      ``src/pip/_vendor/``), and any folder holding such a list of pinned requirements
+      (``vendor.txt``, ``vendored.txt``, ``patched.txt``: ``name==version`` lines only) beside
+      a package or module it names: pipenv's ``pipenv/vendor/vendor.txt`` beside
+      ``pipdeptree/``, its ``pipenv/patched/patched.txt`` (``pip==26.2.1``) beside ``pip/``
+      (42 mypy findings in a re-vendored pip on holdout60 before this was read);
     - JavaScript: a folder named exactly as a package the root ``package.json`` depends on,
       with no ``package.json`` of its own (a workspace package has one), holding that
       package's license file or a file whose header names the package in a ``@license`` tag:
@@ -273,6 +277,8 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
             folders = {p[: i + 1] for p in paths for i, ch in enumerate(p) if ch == "/"}
         if root and (f"{root}{package}/" in folders or f"{root}{package}.py" in paths):
             roots.setdefault(root, f"installed distributions beside their metadata ({name})")
+    for root, evidence in _pinned_lists(paths, base.read):
+        roots.setdefault(root, evidence)
     destination = _vendoring_destination(base.read("pyproject.toml"))
     if destination:
         roots.setdefault(destination, "`[tool.vendoring] destination` in pyproject.toml")
@@ -340,6 +346,37 @@ def _npm_dependencies(text: str | None) -> frozenset[str]:
         if isinstance(table, dict):
             names.update(str(n) for n in table if not str(n).startswith("@"))
     return frozenset(names)
+
+
+PINNED_LISTS = frozenset({"vendor.txt", "vendored.txt", "patched.txt"})
+"""The names the vendoring tool and its users give the list of what they copied in."""
+_PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==\S+(?:\s*;.*)?$")
+
+
+def _pinned_lists(
+    paths: Iterable[str], read: Callable[[str], str | None]
+) -> list[tuple[str, str]]:
+    """Folders holding a list of pinned requirements (:data:`PINNED_LISTS`, every line
+    ``name==version``, comments aside) beside a package or module one of them names."""
+    paths = list(paths)
+    lists = [p for p in paths if p.rpartition("/")[2] in PINNED_LISTS and not is_test(p)]
+    found: list[tuple[str, str]] = []
+    for path in lists:
+        folder = path[: len(path) - len(path.rpartition("/")[2])]
+        lines = [
+            line.split("#", 1)[0].strip() for line in (read(path) or "").splitlines()
+        ]
+        pins = [_PINNED.match(line) for line in lines if line]
+        if not pins or not all(pins):
+            continue
+        names = {m[1].lower().replace("-", "_").replace(".", "_") for m in pins if m}
+        if any(
+            p.startswith(folder) and p[len(folder):].split("/", 1)[0].removesuffix(".py").lower()
+            in names and (p.count("/") > folder.count("/") or p.endswith(".py"))
+            for p in paths
+        ):
+            found.append((folder, f"its pinned list {path.rpartition('/')[2]}"))
+    return found
 
 
 def _vendoring_destination(text: str | None) -> str | None:
