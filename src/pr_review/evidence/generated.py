@@ -239,7 +239,7 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
       (``vendor.txt``, ``vendored.txt``, ``patched.txt``: ``name==version`` lines only) beside
       a package or module it names: pipenv's ``pipenv/vendor/vendor.txt`` beside
       ``pipdeptree/``, its ``pipenv/patched/patched.txt`` (``pip==26.2.1``) beside ``pip/``
-      (42 mypy findings in a re-vendored pip on holdout60 before this was read);
+      (54 mypy findings in its vendored code on holdout60 before this was read);
     - JavaScript: a folder named exactly as a package the root ``package.json`` depends on,
       with no ``package.json`` of its own (a workspace package has one), holding that
       package's license file or a file whose header names the package in a ``@license`` tag:
