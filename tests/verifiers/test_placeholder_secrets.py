@@ -324,3 +324,19 @@ def test_a_guess_inside_a_public_pem_block_is_information_a_private_key_never() 
     # our own pattern (a private key's shape) is never read as public, whatever the flag says
     key = _finding("web/verify.js", 3, {"private_key"}, set(), body, public_pem=True)
     assert key.severity is VerifierSeverity.ERROR
+
+
+def test_azurites_published_account_key_is_information_not_a_leak() -> None:
+    # tusd's end-to-end workflow creates a container in Azurite (holdout60): the key is the
+    # emulator's, printed in Microsoft's documentation, the same in every repository
+    key = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/"
+            "K1SZFPTOtr/KBHBeksoGMGw==")
+    line = (f'az storage container create --connection-string "DefaultEndpointsProtocol=http;'
+            f'AccountName=devstoreaccount1;AccountKey={key};"')  # fmt: skip
+    found = _finding(".github/workflows/e2e.yaml", 94, {"azure_storage_account_access_key"},
+                     set(), line)  # fmt: skip
+    assert found.severity is VerifierSeverity.INFO
+    assert "Azurite" in found.message
+    other = _finding(".github/workflows/e2e.yaml", 94, {"azure_storage_account_access_key"},
+                     set(), line.replace(key, key[::-1]))  # fmt: skip
+    assert other.severity is VerifierSeverity.ERROR

