@@ -10,6 +10,7 @@ from pr_review.verifiers.secrets import (
     _finding,
     assigns_numbers,
     assigns_references,
+    block_scalar,
     looks_like_placeholder,
     names_a_setting,
     names_itself,
@@ -340,3 +341,11 @@ def test_azurites_published_account_key_is_information_not_a_leak() -> None:
     other = _finding(".github/workflows/e2e.yaml", 94, {"azure_storage_account_access_key"},
                      set(), line.replace(key, key[::-1]))  # fmt: skip
     assert other.severity is VerifierSeverity.ERROR
+
+
+def test_a_yaml_block_is_read_with_the_key_that_opens_it() -> None:
+    # detect-secrets' YAML plugin reports a block scalar's secret at its key's line (`run: |`)
+    lines = ["steps:", "  - run: |", "      docker run x \\", "        --key K", "  - name: next"]
+    assert block_scalar(lines, 2) == "      docker run x \\\n        --key K"
+    assert block_scalar(lines, 1) == ""
+    assert block_scalar(lines, 5) == ""

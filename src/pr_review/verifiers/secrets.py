@@ -17,7 +17,7 @@ import itertools
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,9 +132,12 @@ class Secrets:
         for path, line, detector in outcome if isinstance(outcome, tuple) else ():
             hits[(path, line)].add(detector)
         public: dict[str, frozenset[int]] = {}
+        heads: dict[str, list[str]] = {}
         for path, _ in hits:
             if path not in public:
-                public[path] = public_pem_lines(ctx.pr.head_tree.read(path) or "")
+                head = ctx.pr.head_tree.read(path) or ""
+                public[path] = public_pem_lines(head)
+                heads[path] = head.splitlines()
         findings = tuple(
             _finding(
                 path,
@@ -143,6 +146,7 @@ class Secrets:
                 hits.get((path, line), set()),
                 added.get((path, line), ""),
                 public_pem=line in public.get(path, frozenset()),
+                block=block_scalar(heads.get(path, []), line),
             )
             for path, line in sorted(set(hits) | set(ours))
         )
@@ -699,9 +703,28 @@ def public_pem_lines(text: str) -> frozenset[int]:
     return frozenset(inside)
 
 
+_BLOCK_START = re.compile(r"^(\s*)(?:-\s+)?[\w.-]+\s*:\s*[|>][-+0-9]*\s*$")
+
+
+def block_scalar(lines: Sequence[str], line: int) -> str:
+    """The YAML block scalar a key on ``line`` (1-based) opens (``run: |``), as one text: the
+    lines after it indented deeper, which detect-secrets' YAML plugin reports at the key's
+    line; ``""`` when the line opens none."""
+    found = _BLOCK_START.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if found is None:
+        return ""
+    indent = len(found[1])
+    block: list[str] = []
+    for text in lines[line:]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        block.append(text)
+    return "\n".join(block)
+
+
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = "",
-    *, public_pem: bool = False,
+    *, public_pem: bool = False, block: str = "",
 ) -> RawFinding:
     """One finding per line: our kind when we have one, else the detector's.
 
@@ -729,7 +752,7 @@ def _finding(
             if public_pem
             else _guessed_value(text, path, detectors)
         )
-    if reading is None and published_credential(text):
+    if reading is None and published_credential(f"{text}\n{block}"):
         reading = ("a credential its vendor publishes for a local emulator (Azurite's account "
                    "key), known to everyone")
     if reading is not None:
