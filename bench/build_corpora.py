@@ -332,6 +332,9 @@ REPOS = {
     "node-postgres": ("brianc/node-postgres", "javascript", "PostgreSQL client"),
     "tusd": ("tus/tusd", "go", "resumable file upload server"),
     "pipenv": ("pypa/pipenv", "python", "packaging and virtual environment manager"),
+    "cheerio": ("cheeriojs/cheerio", "typescript", "HTML parser and DOM manipulation"),
+    "go-mysql": ("go-sql-driver/mysql", "go", "MySQL driver"),
+    "fastapi": ("fastapi/fastapi", "python", "web framework"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
