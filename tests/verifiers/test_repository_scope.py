@@ -413,3 +413,39 @@ def test_bandit_honours_an_ini_exclude_and_skips(tmp_path: Path) -> None:
     assert ("src/app/db.py", 5, "B602") in found(bandit)
     assert {f.file for f in bandit.findings} == {"src/app/db.py"}
     assert "B608" not in {f.rule_id for f in bandit.findings}
+
+
+FRAMEWORK_DEFAULTS = """\
+import time
+
+from fastapi import Depends, Query
+import typer
+
+
+def dep():
+    return 1
+
+
+def endpoint(x=Depends(dep), q=Query(None)):
+    return x
+
+
+def command(name: str = typer.Option("a")):
+    return name
+
+
+def stamp(t=time.time()):
+    return t
+"""
+
+
+def test_framework_parameter_markers_are_no_call_defaults(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # fastapi's tests declare `Depends(...)` defaults by design (holdout61); the default set
+    # still reports a call whose result would be shared by every call
+    root = tmp_path_factory.mktemp("markers")
+    verification = review(root, {"app/__init__.py": ""}, {"app/api.py": FRAMEWORK_DEFAULTS})
+    ruff = by_name(verification, "ruff")
+    line = FRAMEWORK_DEFAULTS.splitlines().index("def stamp(t=time.time()):") + 1
+    assert found(ruff) == {("app/api.py", line, "B008")}

