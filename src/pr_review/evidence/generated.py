@@ -44,6 +44,7 @@ from pr_review.schema.enums import NotReviewedReason as ExcludedReason
 from pr_review.sources.built import bundle_text
 from pr_review.sources.diff_model import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import folders as all_folders
 from pr_review.sources.paths import is_test
 
 LOCK_FILES = frozenset(
@@ -249,7 +250,7 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
 
     Read from the base branch only: a PR cannot declare its own code vendored."""
     paths = base.paths()
-    folders: set[str] | None = None
+    folders: frozenset[str] | None = None
     roots: dict[str, str] = {}
     for path in paths:
         if path == "vendor/modules.txt" or path.endswith("/vendor/modules.txt"):
@@ -274,7 +275,7 @@ def vendored_roots(base: RepoTree) -> dict[str, str]:
         root, name = found["root"], found["name"]
         package = name.split(".", 1)[0].replace("-", "_")  # jaraco.text -> jaraco/
         if folders is None:  # every folder of the tree, once, when a distribution is seen
-            folders = {p[: i + 1] for p in paths for i, ch in enumerate(p) if ch == "/"}
+            folders = all_folders(paths)
         if root and (f"{root}{package}/" in folders or f"{root}{package}.py" in paths):
             roots.setdefault(root, f"installed distributions beside their metadata ({name})")
     for root, evidence in _pinned_lists(paths, base.read):

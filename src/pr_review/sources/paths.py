@@ -7,6 +7,7 @@ Everything is decided on whole path segments and file names, never on substrings
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -194,6 +195,14 @@ class PathKind(StrEnum):
     INFRA = "infra"
     CONFIG = "config"
     CODE = "code"
+
+
+def folders(paths: Iterable[str]) -> frozenset[str]:
+    """Every folder holding one of ``paths``, at any depth, each with its trailing ``/``
+    (``a/b/c.py`` gives ``a/`` and ``a/b/``)."""
+    return frozenset(
+        path[: i + 1] for path in paths for i, ch in enumerate(path) if ch == "/"
+    )
 
 
 @lru_cache(maxsize=8192)  # pure; every stage asks again about the same few thousand paths

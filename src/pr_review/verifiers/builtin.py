@@ -443,9 +443,12 @@ class Mypy:
                 "development dependency): its errors would be news to this repository"
             )
         floor = python_floor(ctx.config_tree)
-        # The commands are the base branch's whatever `tool_config` says: a mypy hook's
-        # `files` pattern runs in this process, so none comes from a PR (as for ruff's scope).
-        scope = mypy_scope(found, mypy_commands(ctx.pr.base_tree))
+        scope = mypy_scope(found)
+        if not scope.targeted:
+            # The configuration leaves its targets to the command line: the repository's own
+            # commands, the base branch's whatever `tool_config` says (a mypy hook's `files`
+            # pattern runs in this process, so none comes from a PR, as for ruff's scope).
+            scope = mypy_scope(found, mypy_commands(ctx.pr.base_tree))
         trees = {"head": ctx.pr.head_tree, "base": ctx.pr.base_tree}
         layouts = {label: Layout(tree.paths()) for label, tree in trees.items()}
         written = {"head": set(ctx.head_files), "base": set(ctx.base_files)}

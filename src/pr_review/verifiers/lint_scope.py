@@ -121,17 +121,25 @@ def _pre_commit(text: str, problems: list[str]) -> dict[str, Any]:
         "files": _regex(data.get("files") or None, f"{PRE_COMMIT} `files`", problems),
     }
     hooks: list[_Hook] = []
-    for repo in _listed(data.get("repos")):
-        for hook in _listed(repo.get("hooks")) if isinstance(repo, dict) else []:
-            if not isinstance(hook, dict) or hook.get("id") not in LINT_HOOKS:
-                continue
-            where = f"{PRE_COMMIT} hook `{hook['id']}`"
-            hooks.append(_Hook(
-                _regex(hook.get("files") or None, f"{where} `files`", problems),
-                _regex(hook.get("exclude"), f"{where} `exclude`", problems),
-            ))  # fmt: skip
+    for hook in pre_commit_hooks(data):
+        if hook.get("id") not in LINT_HOOKS:
+            continue
+        where = f"{PRE_COMMIT} hook `{hook['id']}`"
+        hooks.append(_Hook(
+            _regex(hook.get("files") or None, f"{where} `files`", problems),
+            _regex(hook.get("exclude"), f"{where} `exclude`", problems),
+        ))  # fmt: skip
     found["hooks"] = tuple(hooks)
     return found
+
+
+def pre_commit_hooks(data: Any) -> list[dict[str, Any]]:
+    """Every hook (a mapping) of a parsed ``.pre-commit-config.yaml``, in order."""
+    return [
+        hook for repo in _listed(data.get("repos") if isinstance(data, dict) else None)
+        if isinstance(repo, dict) for hook in _listed(repo.get("hooks"))
+        if isinstance(hook, dict)
+    ]  # fmt: skip
 
 
 def _listed(value: Any) -> list[Any]:

@@ -37,11 +37,14 @@ import ast
 import configparser
 import re
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from pr_review import yamlfiles
 from pr_review.sources.model import RepoTree
+from pr_review.sources.paths import folders
+from pr_review.verifiers.lint_scope import MAX_PATTERN, PRE_COMMIT, pre_commit_hooks
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 SCRIPT_DIRS = ("scripts/", "tools/")
@@ -142,15 +145,19 @@ def mypy_commands(tree: RepoTree) -> MypyCommands | None:
     modules: list[str] = []
     patterns: list[re.Pattern[str]] = []
     where: list[str] = []
-    known = _Paths(tree.paths())
+    known: tuple[frozenset[str], frozenset[str]] | None = None  # files, folders: when asked
     try:
         for source, arguments in _commands(tree):
             targets, named = _targets(arguments)
             if not targets and not named:
                 return None  # everything, or what the configuration says
-            for target in targets:
-                if not known.exists(target):
-                    return None
+            if targets:
+                if known is None:
+                    files = tree.paths()
+                    known = (files, folders(files))
+                in_tree, held = known
+                if any(t not in in_tree and f"{t}/" not in held for t in targets):
+                    return None  # a target that is no path of the repository
             paths.extend(targets)
             modules.extend(named)
             where.append(f"{source}: `mypy {' '.join(arguments)}`"[:160])
@@ -165,23 +172,19 @@ def mypy_commands(tree: RepoTree) -> MypyCommands | None:
                         tuple(patterns), tuple(where))  # fmt: skip
 
 
-class _Paths:
-    def __init__(self, paths: Iterable[str]) -> None:
-        self._files = frozenset(paths)
-        self._dirs = frozenset(
-            path[:i] for path in self._files for i, c in enumerate(path) if c == "/"
-        )
-
-    def exists(self, path: str) -> bool:
-        return path in self._files or path in self._dirs
+def relative_path(entry: str) -> str:
+    """A path as written in a configuration or on a command line, repository-relative:
+    ``./src/`` is ``src``, ``.`` is ``""``."""
+    text = entry.strip()
+    while text.startswith("./"):
+        text = text[2:]
+    text = text.rstrip("/")
+    return "" if text == "." else text
 
 
 def _norm(target: str) -> str:
-    out = target.strip()
-    while out.startswith("./"):
-        out = out[2:]
-    out = out.rstrip("/")
-    if out in ("", "."):
+    out = relative_path(target)
+    if not out:
         raise _Unknown  # the whole repository: nothing to narrow
     if out.startswith(("/", "../")) or _UNKNOWABLE.search(out):
         raise _Unknown
@@ -316,18 +319,15 @@ def _nox(tree: RepoTree) -> Iterator[tuple[str, list[str]]]:
         yield "noxfile.py", arguments
 
 
-def _hooks(tree: RepoTree) -> list[dict[str, object]]:
-    text = tree.read(".pre-commit-config.yaml")
+def _hooks(tree: RepoTree) -> list[dict[str, Any]]:
+    text = tree.read(PRE_COMMIT)
     if text is None:
         return []
     try:
         data = yamlfiles.load(text)
     except yamlfiles.YAMLError:
         raise _Unknown from None
-    repos = data.get("repos") if isinstance(data, dict) else None
-    return [hook for repo in (repos if isinstance(repos, list) else [])
-            if isinstance(repo, dict) and isinstance(repo.get("hooks"), list)
-            for hook in repo["hooks"] if isinstance(hook, dict)]  # fmt: skip
+    return pre_commit_hooks(data)
 
 
 def _pre_commit_entries(tree: RepoTree) -> Iterator[tuple[str, list[str]]]:
@@ -341,7 +341,7 @@ def _pre_commit_entries(tree: RepoTree) -> Iterator[tuple[str, list[str]]]:
         args = hook.get("args")
         extra = " ".join(shlex.quote(str(a)) for a in args) if isinstance(args, list) else ""
         for arguments in _mypy_arguments(f"{entry} {extra}"):
-            yield ".pre-commit-config.yaml", arguments
+            yield PRE_COMMIT, arguments
 
 
 def _pre_commit_hooks(tree: RepoTree) -> Iterator[tuple[str, re.Pattern[str]]]:
@@ -350,10 +350,10 @@ def _pre_commit_hooks(tree: RepoTree) -> Iterator[tuple[str, re.Pattern[str]]]:
         if hook.get("id") != "mypy" or hook.get("entry"):
             continue
         files = hook.get("files")
-        if not isinstance(files, str) or not files or len(files) > 1000:
+        if not isinstance(files, str) or not files or len(files) > MAX_PATTERN:
             raise _Unknown  # every Python file of the repository
         try:
-            yield ".pre-commit-config.yaml", re.compile(files)
+            yield PRE_COMMIT, re.compile(files)
         except (re.error, RecursionError, OverflowError):
             raise _Unknown from None
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from pr_review.verifiers.mypy_commands import MypyCommands
+from pr_review.verifiers.mypy_commands import MypyCommands, relative_path
 from pr_review.verifiers.mypy_config import MypyConfig
 
 PY_SUFFIXES = (".py", ".pyi")
@@ -56,12 +56,9 @@ def _truthy(value: Any) -> bool:
 
 
 def _norm(entry: str) -> str:
-    """A ``files`` entry as a repository-relative path: ``./src/`` is ``src``, ``.`` is ``""``."""
-    text = entry.replace("\\", "/").strip()
-    while text.startswith("./"):
-        text = text[2:]
-    text = text.rstrip("/")
-    return "" if text == "." else text
+    """A ``files`` entry as a repository-relative path (:func:`relative_path`; a Windows
+    separator read as ``/``)."""
+    return relative_path(entry.replace("\\", "/"))
 
 
 def _glob_regex(pattern: str) -> re.Pattern[str]:

@@ -275,8 +275,8 @@ def _original(numbers: list[int] | None, line: int) -> int:
 
 LINE_SCANNED_SUFFIXES = (
     ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".es6", ".ts", ".tsx", ".go", ".rb", ".java",
-    ".kt",
-    ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".php", ".rs", ".swift", ".scala", ".sh", ".md",
+    ".kt", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".php", ".rs", ".swift", ".scala", ".sh",
+    ".md",
 )  # fmt: skip
 """Source files detect-secrets reads line by line (a line's hits depend on the line and its
 context); other formats (YAML, INI, TOML, .env ...) may be parsed whole and are kept whole."""
