@@ -335,6 +335,10 @@ REPOS = {
     "cheerio": ("cheeriojs/cheerio", "typescript", "HTML parser and DOM manipulation"),
     "go-mysql": ("go-sql-driver/mysql", "go", "MySQL driver"),
     "fastapi": ("fastapi/fastapi", "python", "web framework"),
+    "adm-zip": ("cthackers/adm-zip", "javascript", "zip archive reader and writer"),
+    "go-crypto": ("ProtonMail/go-crypto", "go", "OpenPGP and cryptography library"),
+    "dnspython": ("rthalley/dnspython", "python", "DNS toolkit"),
+    "radicale": ("Kozea/Radicale", "python", "CalDAV and CardDAV server"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
