@@ -140,3 +140,32 @@ def test_a_prefix_test_is_read_with_the_string_it_examines_on_the_syntax_tree(
     assert sides.prefix_tests_at(function) == expected
     checks = [a for a in sides.atoms_at(function) or () if a.startswith("check ")]
     assert all(any(code in check for check in checks) for code, _ in expected), checks
+
+
+def test_module_imports_name_whole_modules_only() -> None:
+    from pr_review.evidence import grammars
+
+    js = (
+        'var ZipEntry = require("./zipEntry"),\n    pth = require("path");\n'
+        "import * as nodePath from 'node:path';\nimport up from \"upath\";\n"
+        'import { resolve as res } from "path";\n'
+    )
+    tree = grammars.parse("a.js", js)
+    assert tree is not None
+    assert grammars.module_imports(tree) == {
+        "ZipEntry": "./zipEntry", "pth": "path", "nodePath": "node:path", "up": "upath",
+    }
+    go = grammars.parse("a.go", 'package a\nimport (\n\tfp "path/filepath"\n\t"os"\n)\n')
+    assert go is not None
+    assert grammars.module_imports(go) == {"fp": "path/filepath", "os": "os"}
+
+
+def test_resolved_path_reads_a_path_module_under_its_own_name() -> None:
+    from pr_review.evidence.markers import RESOLVED_PATH, resolved_path
+
+    pattern = resolved_path({"pth": "path", "fp": "path/filepath", "Q": "q"})
+    assert pattern.search("pth.resolve(root, name)")
+    assert pattern.search("fp.Clean(dest)")
+    assert not pattern.search("Q.resolve(name)")
+    assert not pattern.search("pth.join(root, name)")
+    assert resolved_path({"path": "path"}) is RESOLVED_PATH

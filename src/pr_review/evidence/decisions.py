@@ -593,6 +593,11 @@ class SourceDecisions:
             return grammars.bound_names(self._tree, scope.start, scope.end, value)
         return frozenset()
 
+    def module_imports(self) -> dict[str, str]:
+        """The names this side binds to whole imported modules (JavaScript/TypeScript and Go:
+        :func:`grammars.module_imports`; Python's are read where used)."""
+        return {} if self._tree is None else grammars.module_imports(self._tree)
+
     def prefix_tests_at(self, scope: Scope) -> list[tuple[str, str]]:
         """Each prefix test (:data:`grammars.PREFIX_TESTS`) ``scope`` calls, as its code (as
         its decision atoms write it) and the string it examines (Python on :mod:`ast`, others

@@ -1432,6 +1432,50 @@ def _module_bindings(root: Any, data: bytes, value_of: Callable[[Any], str | Non
     return out
 
 
+def module_imports(tree: Tree) -> dict[str, str]:
+    """The names a JavaScript/TypeScript or Go module binds to a whole imported module, by
+    name: ``const pth = require("path")``, ``import * as nodePath from 'node:path'``, ``import
+    up from "upath"``, Go's ``import fp "path/filepath"``. A name imported from a module
+    (``import { resolve } from "path"``) is no module."""
+    root, data = tree.root, tree.data
+    if root is None:
+        return {}
+
+    def required(node: Any) -> str | None:
+        function, arguments = node.child_by_field_name("function"), node.child_by_field_name(
+            "arguments")
+        if node.type != "call_expression" or function is None or arguments is None:
+            return None
+        if _text(function, data) != "require" or len(arguments.named_children) != 1:
+            return None
+        return _string_value(arguments.named_children[0], data)
+
+    out = _module_bindings(root, data, required)
+    for top in root.named_children:
+        if top.type == "import_statement":
+            source = top.child_by_field_name("source")
+            module = None if source is None else _string_value(source, data)
+            clause = next((c for c in top.named_children if c.type == "import_clause"), None)
+            for child in () if clause is None or module is None else clause.named_children:
+                name = child if child.type == "identifier" else next(
+                    (c for c in child.named_children if c.type == "identifier"), None
+                ) if child.type == "namespace_import" else None
+                if name is not None:
+                    out[_text(name, data)] = str(module)
+        elif top.type == "import_declaration":
+            specs = [c for c in top.named_children if c.type == "import_spec"] + [
+                c for lists in top.named_children if lists.type == "import_spec_list"
+                for c in lists.named_children if c.type == "import_spec"
+            ]  # fmt: skip
+            for spec in specs:
+                name, path = spec.child_by_field_name("name"), spec.child_by_field_name("path")
+                value = None if path is None else _go_string(path, data)
+                if value is not None:
+                    alias = value.rsplit("/", 1)[-1] if name is None else _text(name, data)
+                    out[alias] = value
+    return out
+
+
 def _module_regexes(root: Any, data: bytes, language: str) -> dict[str, str]:
     """Names a module binds to a constant regular expression: ``const NAME_RE = /^[a-z]+$/``,
     ``var nameRE = regexp.MustCompile(`^[a-z]+$`)``."""

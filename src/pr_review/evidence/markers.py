@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
@@ -270,6 +270,32 @@ RESOLVED_PATH = re.compile(
 """A call that makes a path absolute or canonical: Python's ``os.path.abspath``/``realpath``/
 ``normpath`` and pathlib's ``.resolve()``, Go's ``filepath.Clean``/``Abs``/``EvalSymlinks`` and
 ``path.Clean``, Node's ``path.resolve``/``normalize`` (not a promise's ``resolve(x)``)."""
+PATH_MODULES: dict[str, str] = {
+    "path": "resolve|normalize", "node:path": "resolve|normalize",
+    "path/posix": "resolve|normalize", "node:path/posix": "resolve|normalize",
+    "path/win32": "resolve|normalize", "node:path/win32": "resolve|normalize",
+    "upath": "resolve|normalize", "pathe": "resolve|normalize",
+    "path/filepath": "Clean|Abs|EvalSymlinks",
+}  # fmt: skip
+"""Modules whose functions make a path absolute or canonical, by import path, with those
+functions: a module imported under another name resolves paths by that name
+(:func:`resolved_path`; adm-zip's ``pth = require("path")``, ``pth.resolve(targetPath,
+entryName)``)."""
+
+
+def resolved_path(imports: Mapping[str, str]) -> re.Pattern[str]:
+    """:data:`RESOLVED_PATH` with the resolving calls of path modules a file imports under
+    another name (``imports``: :func:`grammars.module_imports`)."""
+    extra = [
+        rf"\b{re.escape(name)}\.(?:{PATH_MODULES[module]})\s*\("
+        for name, module in sorted(imports.items())
+        if module in PATH_MODULES and name not in {"path", "filepath"}
+    ]
+    if not extra:
+        return RESOLVED_PATH
+    return re.compile("|".join([RESOLVED_PATH.pattern, *extra]))
+
+
 PREFIX_TEST = re.compile(r"\b(?:" + "|".join(sorted(grammars.PREFIX_TESTS)) + r")\s*\(")
 """A call of one of :data:`grammars.PREFIX_TESTS`, the same vocabulary the decision atoms read:
 a test whether a string begins with another (a path library's own containment predicates,
@@ -315,13 +341,17 @@ def _resolved_prefix_test(
     tested = [subject for call, subject in calls if any(call in check for check in checks)]
     if not tested:
         return False
-    if any(RESOLVED_PATH.search(subject) for subject in tested):
+    resolving = resolved_path({
+        **(base.module_imports() if base is not None else {}),
+        **(head.module_imports() if head is not None else {}),
+    })
+    if any(resolving.search(subject) for subject in tested):
         return True
     names: set[str] = set()
     if head is not None and found.after is not None:
-        names |= head.bound_at(found.after, RESOLVED_PATH)
+        names |= head.bound_at(found.after, resolving)
     if base is not None and found.before is not None:
-        names |= base.bound_at(found.before, RESOLVED_PATH)
+        names |= base.bound_at(found.before, resolving)
     return any(name in names for subject in tested for name in _IDENTIFIER.findall(subject))
 
 
@@ -805,6 +835,36 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "  return send(path.join(root, name))",
         "}",
     ), "path-containment-changed"),
+    # ... the path module imported under another name (adm-zip's CVE-2018-1002204, Zip Slip)
+    ("adm-zip.js", _lines(
+        'var pth = require("path");',
+        "function extract(targetPath, entryName) {",
+        "  var target = pth.resolve(targetPath, entryName)",
+        "  write(target)",
+        "}",
+    ), _lines(
+        'var pth = require("path");',
+        "function extract(targetPath, entryName) {",
+        "  var target = pth.resolve(targetPath, entryName)",
+        "  if (!target.startsWith(targetPath)) { throw new Error('invalid filename') }",
+        "  write(target)",
+        "}",
+    ), "path-containment-changed"),
+    # ... but another module's `resolve` is no path resolver (a promise library's)
+    ("lib/wait.js", _lines(
+        'var Q = require("q");',
+        "function ready(name) {",
+        "  var value = Q.resolve(name)",
+        "  return value",
+        "}",
+    ), _lines(
+        'var Q = require("q");',
+        "function ready(name) {",
+        "  var value = Q.resolve(name)",
+        "  if (!value.startsWith('v')) { throw new Error('bad') }",
+        "  return value",
+        "}",
+    ), None),
     # ... but a prefix test of a name no resolver made is a plain string test
     ("pkg/names.py", _lines(
         "def public(names, root):",
