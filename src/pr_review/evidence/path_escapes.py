@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.decisions import last_name
-from pr_review.evidence.grammars import if_conditions
+from pr_review.evidence.grammars import Scope, if_conditions, parse
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
@@ -75,9 +75,15 @@ class EscapeCheck:
     code: str
 
 
-def _python_escape_test(test: ast.expr) -> bool:
+OWN_CHECKS = frozenset({"containsDotDot"})
+"""Callees of :data:`ESCAPE_CALLS` a repository writes itself (go-getter's); the others are a
+path library's, and a file that defines a function of that name asks its own question:
+dnspython's ``Name.is_absolute()`` asks whether a DNS name ends at the root (holdout62)."""
+
+
+def _python_escape_test(test: ast.expr, calls: frozenset[str] = ESCAPE_CALLS) -> bool:
     return any(
-        (isinstance(node, ast.Call) and last_name(ast.unparse(node.func)) in ESCAPE_CALLS)
+        (isinstance(node, ast.Call) and last_name(ast.unparse(node.func)) in calls)
         or (isinstance(node, ast.Compare) and _python_self_compared(node))
         for node in ast.walk(test)
     )
@@ -106,19 +112,35 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
         tree = parse_python(source)
         if tree is None:
             return None
+        defined = {
+            node.name for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        }  # fmt: skip
+        calls = ESCAPE_CALLS - (defined - OWN_CHECKS)
         found = [
             EscapeCheck(node.lineno, " ".join(ast.unparse(node.test).split()))
             for node in ast.walk(tree)
-            if isinstance(node, ast.If) and _python_escape_test(node.test)
+            if isinstance(node, ast.If) and _python_escape_test(node.test, calls)
         ]
         return sorted(found, key=lambda c: c.line)
     conditions = if_conditions(path, source)
     if conditions is None:
         return None
+    parsed = parse(path, source)
+    defined = set() if parsed is None else {
+        scope.name.rsplit(".", 1)[-1] for scope in _all_scopes(parsed.scopes)
+    }  # fmt: skip
+    own = defined & (ESCAPE_CALLS - OWN_CHECKS)
     return [
         EscapeCheck(line, code) for line, code in conditions
-        if _CALL.search(code) or _SELF_COMPARED.search(code)
+        if any(m[1] not in own for m in _CALL.finditer(code)) or _SELF_COMPARED.search(code)
     ]
+
+
+def _all_scopes(scopes: Sequence[Scope]) -> Iterator[Scope]:
+    for scope in scopes:
+        yield scope
+        yield from _all_scopes(scope.children)
 
 
 def path_escape_factors(
@@ -139,6 +161,34 @@ def path_escape_factors(
 
 
 PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a class's own `is_absolute` (a DNS name's), not a path library's (dnspython, holdout62)
+        "dns/name.py",
+        (
+            "class Name:\n    def is_absolute(self):\n        return self.labels[-1] == b''\n"
+            "    def to_text(self, omit_final_dot=False):\n        return '.'.join(self.labels)\n"
+        ),
+        (
+            "class Name:\n    def is_absolute(self):\n        return self.labels[-1] == b''\n"
+            "    def to_text(self, omit_final_dot=False):\n"
+            "        if omit_final_dot and self.is_absolute():\n"
+            "            return '.'.join(self.labels[:-1])\n"
+            "        return '.'.join(self.labels)\n"
+        ),
+        False,
+    ),
+    (  # ... in Go too: a type's own IsAbs method
+        "name.go",
+        (
+            "package dns\nfunc (n Name) IsAbs() bool {\n\treturn n.last == \"\"\n}\n"
+            "func (n Name) String() string {\n\treturn n.text\n}\n"
+        ),
+        (
+            "package dns\nfunc (n Name) IsAbs() bool {\n\treturn n.last == \"\"\n}\n"
+            "func (n Name) String() string {\n\tif n.IsAbs() {\n\t\treturn n.text + \".\"\n"
+            "\t}\n\treturn n.text\n}\n"
+        ),
+        False,
+    ),
     (  # go-getter's CVE-2025-8959: a resolved symlink must not climb out of the source
         "copy_dir.go",
         (
