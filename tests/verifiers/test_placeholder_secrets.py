@@ -299,6 +299,10 @@ def test_an_entropy_guess_in_a_fixtures_folder_is_information() -> None:
         ('if (credential === "credential") {', True),
         ('password = ""', False),  # an empty value is another reading's
         ('DB_PASSWORD = "db_password_2f9a"', False),  # more than the name
+        # adm-zip (holdout62): an error message naming the error's key in words
+        ('    WRONG_PASSWORD: "Wrong Password",', True),
+        ('INVALID_PASS_PARAM: "Incompatible password parameter",', False),  # other words
+        ('adminPassword = "admin password 7"', False),  # a word the name lacks
     ],
 )
 def test_a_keyword_guess_whose_value_is_its_own_name_is_information(

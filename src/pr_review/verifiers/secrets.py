@@ -541,15 +541,32 @@ def names_itself(text: str) -> bool:
     """True when every quoted value on the line is one word the line also uses as a name, in
     any case: ``PASSWORD = "password"`` (an enumeration of methods, wagtail), ``username !=
     "username" || password != "password"`` (helm's basic-auth test server, both held out on
-    holdout36). A credential is never the name of what holds it.
+    holdout36); or the words of such a name spelled out: ``WRONG_PASSWORD: "Wrong Password"``
+    (adm-zip's error messages, holdout62). A credential is never the name of what holds it.
 
     Only used for detect-secrets' guessing detectors, like :func:`assigns_numbers`.
     """
     values = [m.group(0)[1:-1] for m in _STRING.finditer(text)]
-    if not values or not all(_WORD.fullmatch(v) for v in values):
+    if not values:
         return False
-    names = {w.lower() for w in _WORD.findall(_STRING.sub(" ", text))}
-    return all(v.lower() in names for v in values)
+    found = _WORD.findall(_STRING.sub(" ", text))
+    names = {w.lower() for w in found}
+    parts = names | {p.lower() for w in found for p in _NAME_PART.findall(w)}
+    return all(_names(v, names, parts) for v in values)
+
+
+def _names(value: str, names: set[str], parts: set[str]) -> bool:
+    """``value`` is one of ``names``, or words each of which is one of ``parts``."""
+    if _WORD.fullmatch(value) and value.lower() in names:
+        return True
+    words = _SPELLED.split(value.strip())
+    return all(_ALNUM.fullmatch(w) and w.lower() in parts for w in words)
+
+
+_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+"""The words of a name: ``WRONG_PASSWORD`` -> WRONG, PASSWORD; ``apiKey`` -> api, Key."""
+_SPELLED = re.compile(r"[\s_-]+")
+_ALNUM = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 
 def _prose(value: str) -> bool:
