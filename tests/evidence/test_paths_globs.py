@@ -27,6 +27,9 @@ from pr_review.sources.paths import PathKind, classify
         ("testutils/assert/equal.go", PathKind.TEST),
         ("internal/testutil/server.go", PathKind.TEST),
         ("jwt/testdata/token.json", PathKind.TEST),
+        ("openpgp/test_data/pqc/v4-eddsa-sample-sk.asc", PathKind.TEST),  # go-crypto (holdout62)
+        ("openpgp/read_write_test_data.go", PathKind.TEST),  # its test vectors
+        ("openpgp/read_write.go", PathKind.CODE),
         ("selfservice/flow/registration/.snapshots/TestSortNodes-case=1.json.json", PathKind.TEST),
         ("internal/util/server.go", PathKind.CODE),
         ("src/utils/settle.py", PathKind.CODE),

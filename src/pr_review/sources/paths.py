@@ -110,6 +110,7 @@ TEST_DIRS = frozenset(
     {
         "test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__",
         "testdata",  # Go: the go tool ignores it; fixtures only
+        "test_data", "test-data",  # the same, spelled with a separator (go-crypto's sample keys)
         "testutil", "testutils", "testhelpers",  # helper packages only tests import
         "__snapshots__",  # Jest, Vitest and syrupy snapshots: expected test output
         ".snapshots",  # Go's cupaloy snapshots (ory/kratos's, held out on holdout35)
@@ -121,7 +122,8 @@ _TEST_FILE = re.compile(
     r"(?:^test_.+\.py$|.+_test\.py$|^tests\.py$|^conftest\.py$|.+_test\.go$|.+\.(?:test|spec|test-d)\.[cm]?[jt]sx?$"
     r"|.+Tests?\.(?:java|kt|cs)$|.+_spec\.rb$|.+_test\.rb$|.+\.snap$|.+\.bench\.[cm]?[jt]sx?$"
     r"|(?:vitest|jest|playwright|cypress)\.(?:config|workspace)(?:\.[\w-]+)?\.[cm]?[jt]s$"
-    r"|karma\.conf\.[cm]?js$)"
+    r"|karma\.conf\.[cm]?js$"
+    r"|.+_test_?data\.[a-z]+$)"  # test vectors beside code (go-crypto's read_write_test_data.go)
 )
 """Test files by name (Django's ``<app>/tests.py`` as ``startapp`` writes it, which unittest's
 ``test*.py`` discovery runs: django-allauth's provider tests, holdout46); also a test runner's
