@@ -66,3 +66,24 @@ def test_test_code_is_not_read() -> None:
     diff = file_diff("tests/test_paths.py", head.splitlines(), [], status=FileStatus.ADDED)
     found = path_escape_factors([diff], MemoryTree({}), MemoryTree({"tests/test_paths.py": head}))
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "removes"),
+    [
+        (r"^(\.\.(\/|\\|$))+", True),  # adm-zip's GHSL-2020-198
+        (r"\.\.[/\\]", True),
+        (r"(\.\./)+", True),
+        (r"\.\.", False),  # an ellipsis too
+        (r"\.+$", False),  # trailing dots
+        (r"[^a-z]", False),
+        (r"[/\\]+", False),
+        (r"(", False),  # does not parse
+    ],
+)
+def test_a_pattern_removes_parent_parts_only_when_it_finds_nothing_in_plain_paths(
+    pattern: str, removes: bool
+) -> None:
+    from pr_review.evidence.regex_trees import removes_parent_parts
+
+    assert removes_parent_parts(pattern) is removes

@@ -13,7 +13,10 @@ so a URL's ``isAbsoluteURL(u)`` is another question, and so is a file's existenc
 (``os.path.isfile``). Red, as factor ``path-containment-changed`` (the one
 :mod:`pr_review.evidence.markers` gives a function that tests for a ``..`` part and changes
 what it decides), when the PR's code files hold a different set of such conditions than
-before; a condition moved between files of the PR is no change. Only the condition is read:
+before; a condition moved between files of the PR is no change. A replacement taking ``..``
+parts out of a name (``name.replace(/^(\\.\\.(\\/|\\\\|$))+/, '')``, ``name.replace('../', '')``,
+``re.sub(r'\\.\\./', '', name)``: :func:`pr_review.evidence.regex_trees.removes_parent_parts`)
+counts with them: adm-zip's GHSL-2020-198 fix added one. Only the condition is read:
 a function or class that merely holds such a test elsewhere (``Flask`` resolving its
 ``instance_path``) decides nothing new when its other code changes. Python is read with
 :mod:`ast`, the other languages on tree-sitter.
@@ -28,10 +31,20 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from pr_review.evidence.backtracking import AppliedRegexes, constant_text
 from pr_review.evidence.decisions import last_name
-from pr_review.evidence.grammars import Scope, if_conditions, parse
+from pr_review.evidence.grammars import (
+    CallArguments,
+    Scope,
+    call_arguments,
+    if_conditions,
+    language_of,
+    parse,
+)
 from pr_review.evidence.lexing import shorten
+from pr_review.evidence.line_breaks import REMOVED_FOR, STRIP_CALLEES
 from pr_review.evidence.pyast import parse_python
+from pr_review.evidence.regex_trees import from_javascript, removes_parent_parts
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.evidence.sides import code_sides, first_moved, red_when_moved
 from pr_review.schema.pack import RiskFactor
@@ -69,10 +82,52 @@ _SELF_COMPARED = re.compile(
 
 @dataclass(frozen=True)
 class EscapeCheck:
-    """An ``if`` whose condition asks whether a path is absolute or stays under a root."""
+    """An ``if`` whose condition asks whether a path is absolute or stays under a root, or a
+    replacement taking ``..`` parts out of a name (``kind`` ``strip``)."""
 
     line: int
     code: str
+    kind: str = "check"
+
+
+def _parent_literal(value: str) -> bool:
+    """``"../"``, ``".."``, ``"..\\"``: a parent part and separators, nothing else."""
+    return ".." in value and set(value) <= {".", "/", "\\"} and value.strip("/\\") == ".."
+
+
+def _python_strips(call: ast.Call, regexes: AppliedRegexes) -> bool:
+    """``name.replace("../", "")`` or ``re.sub(r"\\.\\./", "", name)`` (a compiled module
+    constant's ``sub`` too): parent-directory parts taken out of a name."""
+    if not isinstance(call.func, ast.Attribute) or not call.args:
+        return False
+    args = call.args
+    if call.func.attr == "replace" and len(args) >= 2:
+        old = constant_text(args[0].value) if isinstance(args[0], ast.Constant) else None
+        new = constant_text(args[1].value) if isinstance(args[1], ast.Constant) else None
+        return old is not None and _parent_literal(old) and new in REMOVED_FOR
+    if call.func.attr not in ("sub", "subn"):
+        return False
+    inline = regexes.calls.get(id(call))
+    pattern = inline if inline is not None else regexes.pattern(call.func)
+    replacement = args[1] if inline is not None and len(args) > 1 else args[0]
+    new = constant_text(replacement.value) if isinstance(replacement, ast.Constant) else None
+    return pattern is not None and new in REMOVED_FOR and removes_parent_parts(pattern)
+
+
+def _strips(found: CallArguments, go: bool) -> bool:
+    """A JavaScript/TypeScript or Go call taking parent-directory parts out of a name."""
+    args, name = found.arguments, found.callee.rsplit(".", 1)[-1]
+    if go:
+        old, new = (args[1], args[2]) if name in ("Replace", "ReplaceAll") and len(args) >= 3 \
+            else (None, None)
+    else:
+        old, new = (args[0], args[1]) if name in ("replace", "replaceAll") and len(args) >= 2 \
+            else (None, None)
+    if old is None or new is None or new.kind != "string" or new.value not in REMOVED_FOR:
+        return False
+    if old.kind == "regex":
+        return removes_parent_parts(from_javascript(old.value))
+    return old.kind == "string" and _parent_literal(old.value)
 
 
 OWN_CHECKS = frozenset({"containsDotDot"})
@@ -122,6 +177,11 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
             for node in ast.walk(tree)
             if isinstance(node, ast.If) and _python_escape_test(node.test, calls)
         ]
+        regexes = AppliedRegexes.of(tree)
+        found.extend(
+            EscapeCheck(node.lineno, ast.unparse(node), "strip") for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and _python_strips(node, regexes)
+        )
         return sorted(found, key=lambda c: c.line)
     conditions = if_conditions(path, source)
     if conditions is None:
@@ -131,10 +191,14 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
         scope.name.rsplit(".", 1)[-1] for scope in _all_scopes(parsed.scopes)
     }  # fmt: skip
     own = defined & (ESCAPE_CALLS - OWN_CHECKS)
-    return [
+    found = [
         EscapeCheck(line, code) for line, code in conditions
         if any(m[1] not in own for m in _CALL.finditer(code)) or _SELF_COMPARED.search(code)
     ]
+    go = language_of(path) == "go"
+    strips = call_arguments(path, source, STRIP_CALLEES) or []
+    found.extend(EscapeCheck(c.line, c.code, "strip") for c in strips if _strips(c, go))
+    return sorted(found, key=lambda c: c.line)
 
 
 def _all_scopes(scopes: Sequence[Scope]) -> Iterator[Scope]:
@@ -152,8 +216,11 @@ def path_escape_factors(
     return red_when_moved(
         FACTOR,
         moved,
-        lambda moved: f"a check that a path stays inside its root {moved.verb} or rewritten "
-        f"({moved.where}: `if {shorten(moved.item.code, 80)}`; {moved.came} new, "
+        lambda moved: ("a check that a path stays inside its root" if moved.item.kind == "check"
+                       else "a replacement taking `..` parts out of a name")
+        + f" {moved.verb} or rewritten "
+        f"({moved.where}: `{'if ' if moved.item.kind == 'check' else ''}"
+        f"{shorten(moved.item.code, 80)}`; {moved.came} new, "
         f"{moved.gone} gone in the PR's files): absolute paths and containment tests decide "
         "whether a name from an archive, URL or request reaches a file outside the root "
         "(path traversal)",
@@ -161,6 +228,46 @@ def path_escape_factors(
 
 
 PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # adm-zip's GHSL-2020-198: leading `..` parts taken out of an entry's name
+        "adm-zip.js",
+        "function canonical(p) {\n  return pth.join('./', pth.normalize(p))\n}\n",
+        (
+            "function canonical(p) {\n"
+            "  var safe = pth.normalize(p).replace(/^(\\.\\.(\\/|\\\\|$))+/, '')\n"
+            "  return pth.join('./', safe)\n}\n"
+        ),
+        True,
+    ),
+    (  # ... the same with a literal, in Python and in Go
+        "store.py",
+        "def entry(name):\n    return name\n",
+        "def entry(name):\n    return name.replace('../', '')\n",
+        True,
+    ),
+    (
+        "store.go",
+        "package s\nfunc entry(name string) string {\n\treturn name\n}\n",
+        (
+            "package s\nfunc entry(name string) string {\n"
+            "\treturn strings.ReplaceAll(name, \"../\", \"\")\n}\n"
+        ),
+        True,
+    ),
+    (  # ... and with a compiled pattern's sub
+        "names.py",
+        "import re\nUP = re.compile(r'\\.\\.[/\\\\]')\ndef clean(n):\n    return n\n",
+        "import re\nUP = re.compile(r'\\.\\.[/\\\\]')\ndef clean(n):\n    return UP.sub('', n)\n",
+        True,
+    ),
+    (  # trailing dots, an ellipsis, dots made into slashes: text, not parent parts
+        "text.js",
+        "function f(s) {\n  return s\n}\n",
+        (
+            "function f(s) {\n  return s.replace(/\\.+$/, '').replace('...', '')"
+            ".replace(/\\./g, '/')\n}\n"
+        ),
+        False,
+    ),
     (  # a class's own `is_absolute` (a DNS name's), not a path library's (dnspython, holdout62)
         "dns/name.py",
         (

@@ -641,6 +641,29 @@ def strips_line_breaks(pattern: str) -> bool | None:
     return breaks
 
 
+_PARENT_PROBES = ("../a", "a/../b", "..\\a", "a\\..\\b", "a/..")
+_PLAIN_PATHS = ("a/b/c.txt", "a.b", "./a/b", "v1.2.3", "a...b", "wait...")
+
+
+def removes_parent_parts(pattern: str) -> bool:
+    """True when ``pattern`` (Python syntax) finds the ``..`` part of a path (``../a``,
+    ``a\\..\\b``, ``a/..``) and nothing in a plain one (``a/b/c.txt``, ``./a``, a version,
+    an ellipsis): replaced by nothing, it takes parent-directory parts out of a name, a
+    (weak) path-traversal defence. adm-zip's ``replace(/^(\\.\\.(\\/|\\\\|$))+/, '')``
+    (GHSL-2020-198). Matched on those probes only, after :func:`_parse` accepts the pattern."""
+    if _parse(pattern) is None:
+        return False
+    try:
+        with silenced(FutureWarning):
+            compiled = re.compile(pattern)
+    except (re.error, ValueError, TypeError, OverflowError, RecursionError):
+        return False
+    found = [compiled.search(probe) for probe in _PARENT_PROBES]
+    if not any(m is not None and ".." in m.group() for m in found):
+        return False
+    return all(compiled.search(plain) is None for plain in _PLAIN_PATHS)
+
+
 _JS_NAMED = re.compile(r"\(\?<(?![=!])")
 _JS_BACKREF = re.compile(r"\\k<([A-Za-z_$][\w$]*)>")
 
