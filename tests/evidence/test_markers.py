@@ -169,3 +169,54 @@ def test_resolved_path_reads_a_path_module_under_its_own_name() -> None:
     assert not pattern.search("Q.resolve(name)")
     assert not pattern.search("pth.join(root, name)")
     assert resolved_path({"path": "path"}) is RESOLVED_PATH
+
+
+_PATHUTILS = (
+    "import os\n\n\ndef is_safe_component(path):\n    if not path:\n        return False\n"
+    "    if path in (os.curdir, os.pardir):\n        return False\n    return True\n\n\n"
+    "def is_empty(path):\n    if not path:\n        return True\n    return False\n"
+)
+_WRITE_BASE = (
+    "import os\nfrom radicale import pathutils\n\n\ndef remove(root, name):\n"
+    "    os.remove(os.path.join(root, name))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("guard", "factor"),
+    [
+        # Radicale's CVE-2015-8747: a helper of a module the PR does not touch, testing os.pardir
+        ("pathutils.is_safe_component(name)", "path-containment-changed"),
+        ("pathutils.is_empty(name)", None),  # the module's other helper tests no marker
+    ],
+)
+def test_a_condition_calling_an_imported_helper_reads_the_helper(
+    guard: str, factor: str | None
+) -> None:
+    head = _WRITE_BASE.replace(
+        "    os.remove", f"    if not {guard}:\n        return\n    os.remove"
+    )
+    path = "radicale/storage.py"
+    trees = [MemoryTree({path: src, "radicale/pathutils.py": _PATHUTILS})
+             for src in (_WRITE_BASE, head)]  # fmt: skip
+    found = marker_factors([_diff(path, _WRITE_BASE, head)], *trees)
+    assert [f.factor for f in found] == ([factor] if factor else []), found
+    if factor:
+        assert "is_safe_component" in found[0].why
+
+
+def test_python_import_files_resolve_absolute_relative_and_aliased_imports() -> None:
+    import ast
+
+    from pr_review.evidence.markers import python_import_files
+
+    tree = ast.parse(
+        "from radicale import pathutils\nfrom .util import check as c\nimport a.b as ab\n"
+        "import os\n"
+    )
+    found = python_import_files("radicale/storage/multi.py", tree)
+    assert "radicale/pathutils.py" in found["pathutils"]
+    assert "src/radicale/pathutils/__init__.py" in found["pathutils"]
+    assert "radicale/storage/util.py" in found["c"]  # the module `check` comes from
+    assert found["ab"] == ("a/b.py", "a/b/__init__.py", "src/a/b.py", "src/a/b/__init__.py")
+    assert "os" not in found  # a plain import binds the top package: not followed

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 
 from pr_review.evidence import grammars
 from pr_review.evidence.decisions import FunctionChange, Sides, changed_functions
+from pr_review.evidence.grammars import Scope
 from pr_review.evidence.pyast import parse_python
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS, scoped_lines
 from pr_review.schema.enums import FactorSeverity
@@ -240,7 +241,7 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
                   or marker_of(_expanded(found.new, constants), changed))
         helper = None
         if marker is None:
-            marker, helper = _through_helper(changed, sides)
+            marker, helper = _through_helper(changed, sides, (old_path, f.path))
         if marker is None and _resolved_prefix_test(raw, found, f, sides):
             marker = RESOLVED_CONTAINMENT
         if marker is None:
@@ -395,23 +396,87 @@ def _expanded(atoms: Iterable[str] | None, constants: dict[str, str]) -> list[st
 _CALLEE = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 
 
-def _through_helper(changed: Iterable[str], sides: Sides) -> tuple[Marker | None, str | None]:
+_QUALIFIED_CALLEE = re.compile(r"(?:(?<![\w$.])([A-Za-z_$][\w$]*)\.)?([A-Za-z_$][\w$]*)\s*\(")
+
+
+def _through_helper(
+    changed: Iterable[str], sides: Sides, here: tuple[str, str] | None = None
+) -> tuple[Marker | None, str | None]:
     """The marker a helper tests for, when a changed condition calls it by name: a function
     or method of one of the PR's files (either side) whose own conditions test for a marker
     (goldmark's links gaining ``if !IsDangerousURL(url)``, the function that looks for
-    ``javascript:``). One level: the helper's own conditions, not its callees'."""
+    ``javascript:``), or, in Python, a function of a module the changed file (``here``: its
+    base and head paths) imports, outside the PR (Radicale's CVE-2015-8747: ``if not
+    pathutils.is_safe_filesystem_path_component(name)``, a function testing for
+    ``os.pardir``). One level: the helper's own conditions, not its callees'."""
     for atom in changed:
         if not atom.startswith("check "):
             continue
-        for name in dict.fromkeys(_CALLEE.findall(atom.removeprefix("check "))):
+        calls = _QUALIFIED_CALLEE.findall(atom.removeprefix("check "))
+        for qualifier, name in dict.fromkeys(calls):
             for side in ("head", "base"):
-                for path, scope in sides.functions(side).get(name, ()):
+                found = sides.functions(side).get(name, ())
+                if not found and here is not None:
+                    found = _imported(sides, side, here[side == "head"], qualifier or name, name)
+                for path, scope in found:
                     constants = module_strings(path, sides.source(side, path))
                     atoms = _expanded(sides.parsed(side, path).atoms_at(scope), constants)
                     marker = marker_of(atoms, atoms)
                     if marker is not None:
                         return marker, name
     return None, None
+
+
+def _imported(
+    sides: Sides, side: str, path: str, bound: str, name: str
+) -> list[tuple[str, Scope]]:
+    """The top-level functions called ``name`` of the module a Python file at ``path`` binds
+    to ``bound`` by an import (``from radicale import pathutils``, ``from .pathutils import
+    check``), read from ``side``'s tree; none for other languages or names."""
+    if not path.endswith(PYTHON_EXTENSIONS):
+        return []
+    source = sides.source(side, path)
+    tree = parse_python(source) if source is not None else None
+    if tree is None:
+        return []
+    out: list[tuple[str, Scope]] = []
+    for candidate in python_import_files(path, tree).get(bound, ()):
+        parsed = sides.parsed(side, candidate)
+        out.extend((candidate, scope) for scope in parsed.top if scope.name == name)
+    return out
+
+
+def python_import_files(path: str, tree: ast.Module) -> dict[str, tuple[str, ...]]:
+    """The files a Python module at ``path`` may have bound each imported name to, by name:
+    ``from radicale import pathutils`` -> ``pathutils``: ``radicale/pathutils.py``,
+    ``radicale/pathutils/__init__.py``, ``radicale.py``, ... (the name may be a module or a
+    name of one); ``import a.b as c`` -> ``c``: ``a/b.py``, ``a/b/__init__.py``; relative
+    imports from the file's folder. Each also under ``src/`` (a src layout)."""
+    folder = path.rsplit("/", 1)[0].split("/") if "/" in path else []
+    out: dict[str, tuple[str, ...]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    out[alias.asname] = _module_files(alias.name.split("."))
+        elif isinstance(node, ast.ImportFrom):
+            parts = (node.module or "").split(".") if node.module else []
+            if node.level:
+                up = node.level - 1
+                parts = [*(folder[: len(folder) - up] if up <= len(folder) else []), *parts]
+            for alias in node.names:
+                out[alias.asname or alias.name] = (
+                    *_module_files([*parts, alias.name]), *_module_files(parts)
+                )
+    return out
+
+
+def _module_files(parts: Sequence[str]) -> tuple[str, ...]:
+    if not parts or not all(parts):
+        return ()
+    joined = "/".join(parts)
+    files = (f"{joined}.py", f"{joined}/__init__.py")
+    return (*files, *(f"src/{f}" for f in files))
 
 
 def _lines(*lines: str) -> str:
