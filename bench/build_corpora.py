@@ -339,6 +339,9 @@ REPOS = {
     "go-crypto": ("ProtonMail/go-crypto", "go", "OpenPGP and cryptography library"),
     "dnspython": ("rthalley/dnspython", "python", "DNS toolkit"),
     "radicale": ("Kozea/Radicale", "python", "CalDAV and CardDAV server"),
+    "nanoid": ("ai/nanoid", "javascript", "unique ID generator"),
+    "circl": ("cloudflare/circl", "go", "cryptographic library"),
+    "weasyprint": ("Kozea/WeasyPrint", "python", "HTML and CSS to PDF renderer"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
