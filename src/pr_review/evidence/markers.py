@@ -43,6 +43,7 @@ Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -393,9 +394,6 @@ def _expanded(atoms: Iterable[str] | None, constants: dict[str, str]) -> list[st
         quoted, a.removeprefix("check ")) for a in atoms or ()]
 
 
-_CALLEE = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
-
-
 _QUALIFIED_CALLEE = re.compile(r"(?:(?<![\w$.])([A-Za-z_$][\w$]*)\.)?([A-Za-z_$][\w$]*)\s*\(")
 
 
@@ -433,17 +431,21 @@ def _imported(
     """The top-level functions called ``name`` of the module a Python file at ``path`` binds
     to ``bound`` by an import (``from radicale import pathutils``, ``from .pathutils import
     check``), read from ``side``'s tree; none for other languages or names."""
-    if not path.endswith(PYTHON_EXTENSIONS):
-        return []
-    source = sides.source(side, path)
-    tree = parse_python(source) if source is not None else None
-    if tree is None:
+    source = sides.source(side, path) if path.endswith(PYTHON_EXTENSIONS) else None
+    if source is None:
         return []
     out: list[tuple[str, Scope]] = []
-    for candidate in python_import_files(path, tree).get(bound, ()):
+    for candidate in _import_files(path, source).get(bound, ()):
         parsed = sides.parsed(side, candidate)
         out.extend((candidate, scope) for scope in parsed.top if scope.name == name)
     return out
+
+
+@functools.lru_cache(maxsize=32)
+def _import_files(path: str, source: str) -> dict[str, tuple[str, ...]]:
+    """:func:`python_import_files` of a source, parsed once per file and side (read only)."""
+    tree = parse_python(source)
+    return {} if tree is None else python_import_files(path, tree)
 
 
 def python_import_files(path: str, tree: ast.Module) -> dict[str, tuple[str, ...]]:
