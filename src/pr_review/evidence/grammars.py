@@ -482,6 +482,8 @@ def _nil_receiver_defaults(node: Any, data: bytes) -> frozenset[tuple[int, int]]
     signing code that calls them (holdout62). One returning an error, or calling anything,
     still decides."""
     found: set[tuple[int, int]] = set()
+    if b"nil" not in data[node.start_byte : node.end_byte]:
+        return frozenset()  # no Go nil test to read (and no other language's)
     for method in _walk(node):
         if method.type != "method_declaration":
             continue
