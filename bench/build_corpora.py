@@ -342,6 +342,9 @@ REPOS = {
     "nanoid": ("ai/nanoid", "javascript", "unique ID generator"),
     "circl": ("cloudflare/circl", "go", "cryptographic library"),
     "weasyprint": ("Kozea/WeasyPrint", "python", "HTML and CSS to PDF renderer"),
+    "file-type": ("sindresorhus/file-type", "javascript", "file type detection from binary data"),
+    "beego": ("beego/beego", "go", "web framework"),
+    "poetry": ("python-poetry/poetry", "python", "packaging and dependency manager"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
