@@ -42,7 +42,14 @@ from pr_review.evidence.grammars import (
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.limits import python_refusing_ifs, refusing_call
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.regex_trees import from_javascript, names_line_break, strips_line_breaks
+from pr_review.evidence.regex_trees import names_line_break, strips_line_breaks
+from pr_review.evidence.replacements import (
+    REMOVED_FOR,
+    STRIP_CALLEES,
+    Replacement,
+    python_replacement,
+    tree_replacement,
+)
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.evidence.sides import code_sides
 from pr_review.schema.enums import FactorSeverity
@@ -61,15 +68,6 @@ class LineBreakCheck:
     line: int
     code: str
     kind: str = "check"
-
-
-STRIP_CALLEES = frozenset({"replace", "replaceAll", "Replace", "ReplaceAll", "NewReplacer"})
-"""Replacing calls read for stripping: JavaScript's ``replace``/``replaceAll``, Go's
-``strings``/``bytes`` ``Replace``/``ReplaceAll`` and ``strings.NewReplacer`` (Python's
-``str.replace`` and ``re.sub``/``subn`` are read on :mod:`ast`)."""
-REMOVED_FOR = frozenset({"", " "})
-"""What a stripping replacement puts in place of the line break: nothing, or a space. Any
-other text (``"\\n"`` for ``"\\r\\n"``, ``"<br>"``) normalises or renders line breaks."""
 
 
 def strips_literal(value: str) -> bool:
@@ -135,30 +133,16 @@ def _python_checks(source: str) -> list[LineBreakCheck] | None:
     return sorted(found, key=lambda c: c.line)
 
 
-def _removed_for(node: ast.expr | None) -> bool:
-    text = constant_text(node.value) if isinstance(node, ast.Constant) else None
-    return text is not None and text in REMOVED_FOR
-
-
 def _python_strips(call: ast.Call, regexes: AppliedRegexes) -> bool:
-    """``value.replace("\\r", "")`` or ``re.sub(r"[\\r\\n]", "", value)`` (a compiled
-    module constant's ``sub`` too): a carriage return taken out of a value."""
-    if not isinstance(call.func, ast.Attribute) or not call.args:
-        return False
-    args = call.args
-    if call.func.attr == "replace" and len(args) >= 2:
-        old = constant_text(args[0].value) if isinstance(args[0], ast.Constant) else None
-        return old is not None and strips_literal(old) and _removed_for(args[1])
-    if call.func.attr not in ("sub", "subn"):
-        return False
-    inline = regexes.calls.get(id(call))
-    pattern = inline if inline is not None else regexes.pattern(call.func)
-    replacement = args[1] if inline is not None and len(args) > 1 else args[0]
-    return pattern is not None and bool(strips_line_breaks(pattern)) and _removed_for(replacement)
+    """``value.replace("\\r", "")`` or ``re.sub(r"[\\r\\n]", "", value)`` (a compiled module
+    constant's ``sub`` too): a carriage return taken out of a value."""
+    found = python_replacement(call, regexes)
+    return found is not None and found.strips and _takes_line_breaks(found)
 
 
 def _strips(found: CallArguments, go: bool) -> bool:
-    """A JavaScript/TypeScript or Go call that takes a carriage return out of a value."""
+    """A JavaScript/TypeScript or Go call that takes a carriage return out of a value, in
+    every occurrence (JavaScript's ``g`` flag or ``replaceAll``)."""
     args, name = found.arguments, found.callee.rsplit(".", 1)[-1]
     if go and name == "NewReplacer":
         return any(
@@ -166,20 +150,17 @@ def _strips(found: CallArguments, go: bool) -> bool:
             and new.kind == "string" and new.value in REMOVED_FOR
             for old, new in zip(args[::2], args[1::2], strict=False)
         )  # fmt: skip
-    if go:
-        wanted = ("Replace", "ReplaceAll")
-        old, new = (args[1], args[2]) if len(args) >= 3 else (None, None)
-    else:
-        wanted = ("replace", "replaceAll")
-        old, new = (args[0], args[1]) if len(args) >= 2 else (None, None)
-    if name not in wanted or old is None or new is None:
-        return False
-    if new.kind != "string" or new.value not in REMOVED_FOR:
-        return False
-    if old.kind == "regex":
-        every = "g" in old.flags or name == "replaceAll"
-        return every and bool(strips_line_breaks(from_javascript(old.value)))
-    return old.kind == "string" and strips_literal(old.value) and (go or name == "replaceAll")
+    replaced = tree_replacement(found, go)
+    return (
+        replaced is not None and replaced.strips and replaced.every
+        and _takes_line_breaks(replaced)
+    )  # fmt: skip
+
+
+def _takes_line_breaks(found: Replacement) -> bool:
+    if found.literal is not None:
+        return strips_literal(found.literal)
+    return found.pattern is not None and bool(strips_line_breaks(found.pattern))
 
 
 def checks(path: str, source: str | None) -> list[LineBreakCheck] | None:

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from pr_review.evidence.backtracking import AppliedRegexes, constant_text
+from pr_review.evidence.backtracking import AppliedRegexes
 from pr_review.evidence.decisions import last_name
 from pr_review.evidence.grammars import (
     CallArguments,
@@ -42,9 +42,14 @@ from pr_review.evidence.grammars import (
     parse,
 )
 from pr_review.evidence.lexing import shorten
-from pr_review.evidence.line_breaks import REMOVED_FOR, STRIP_CALLEES
 from pr_review.evidence.pyast import parse_python
-from pr_review.evidence.regex_trees import from_javascript, removes_parent_parts
+from pr_review.evidence.regex_trees import removes_parent_parts
+from pr_review.evidence.replacements import (
+    STRIP_CALLEES,
+    Replacement,
+    python_replacement,
+    tree_replacement,
+)
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.evidence.sides import code_sides, first_moved, red_when_moved
 from pr_review.schema.pack import RiskFactor
@@ -98,36 +103,20 @@ def _parent_literal(value: str) -> bool:
 def _python_strips(call: ast.Call, regexes: AppliedRegexes) -> bool:
     """``name.replace("../", "")`` or ``re.sub(r"\\.\\./", "", name)`` (a compiled module
     constant's ``sub`` too): parent-directory parts taken out of a name."""
-    if not isinstance(call.func, ast.Attribute) or not call.args:
-        return False
-    args = call.args
-    if call.func.attr == "replace" and len(args) >= 2:
-        old = constant_text(args[0].value) if isinstance(args[0], ast.Constant) else None
-        new = constant_text(args[1].value) if isinstance(args[1], ast.Constant) else None
-        return old is not None and _parent_literal(old) and new in REMOVED_FOR
-    if call.func.attr not in ("sub", "subn"):
-        return False
-    inline = regexes.calls.get(id(call))
-    pattern = inline if inline is not None else regexes.pattern(call.func)
-    replacement = args[1] if inline is not None and len(args) > 1 else args[0]
-    new = constant_text(replacement.value) if isinstance(replacement, ast.Constant) else None
-    return pattern is not None and new in REMOVED_FOR and removes_parent_parts(pattern)
+    found = python_replacement(call, regexes)
+    return found is not None and found.strips and _takes_parent_parts(found)
 
 
 def _strips(found: CallArguments, go: bool) -> bool:
     """A JavaScript/TypeScript or Go call taking parent-directory parts out of a name."""
-    args, name = found.arguments, found.callee.rsplit(".", 1)[-1]
-    if go:
-        old, new = (args[1], args[2]) if name in ("Replace", "ReplaceAll") and len(args) >= 3 \
-            else (None, None)
-    else:
-        old, new = (args[0], args[1]) if name in ("replace", "replaceAll") and len(args) >= 2 \
-            else (None, None)
-    if old is None or new is None or new.kind != "string" or new.value not in REMOVED_FOR:
-        return False
-    if old.kind == "regex":
-        return removes_parent_parts(from_javascript(old.value))
-    return old.kind == "string" and _parent_literal(old.value)
+    replaced = tree_replacement(found, go)
+    return replaced is not None and replaced.strips and _takes_parent_parts(replaced)
+
+
+def _takes_parent_parts(found: Replacement) -> bool:
+    if found.literal is not None:
+        return _parent_literal(found.literal)
+    return found.pattern is not None and removes_parent_parts(found.pattern)
 
 
 OWN_CHECKS = frozenset({"containsDotDot"})
