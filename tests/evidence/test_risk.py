@@ -198,6 +198,31 @@ def test_binary_code_change_is_low_confidence_and_rounds_up() -> None:
     assert pack.risk.lane is Lane.RED
 
 
+@pytest.mark.parametrize(
+    ("path", "status", "escalated"),
+    [
+        # file-type (holdout64): a binary sample beside a new detector's code
+        ("fixture/fixture-pax.tar", FileStatus.ADDED, False),
+        ("app/fixtures/sample.bin", FileStatus.MODIFIED, False),
+        ("lib/native.so", FileStatus.DELETED, False),  # a deletion adds nothing unseen
+        ("lib/native.so", FileStatus.ADDED, True),
+        ("data/fixture.bin", FileStatus.ADDED, True),  # a file's name is no folder
+    ],
+)
+def test_binary_samples_in_fixtures_and_deleted_binaries_are_not_unreadable_code(
+    path: str, status: FileStatus, escalated: bool
+) -> None:
+    from pr_review.sources.diff import FileDiff
+
+    files = [
+        file_diff("core.js", ["  return 'tar'"], ["  return undefined"], start=2),
+        FileDiff(path=path, status=status, binary=True),
+    ]
+    pack = build_pack(pull_request(files), Config())
+    assert pack.risk.escalated_for_low_confidence is escalated
+    assert pack.risk.lane is (Lane.RED if escalated else Lane.YELLOW)
+
+
 def test_low_confidence_from_moderate_factors_alone_is_not_red() -> None:
     files = [
         file_diff("src/app.py", ["    return x + 2"], ["    return x + 1"], start=2),

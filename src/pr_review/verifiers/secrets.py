@@ -24,7 +24,14 @@ from pathlib import Path
 from pr_review.process import ProcessResult
 from pr_review.schema.enums import VerifierSeverity
 from pr_review.sources.diff import FileDiff, FileStatus
-from pr_review.sources.paths import CODE_EXTENSIONS, PathKind, classify, extension, segments
+from pr_review.sources.paths import (
+    CODE_EXTENSIONS,
+    FIXTURE_DIRS,
+    PathKind,
+    classify,
+    extension,
+    segments,
+)
 from pr_review.verifiers.model import (
     Category,
     Checked,
@@ -626,11 +633,6 @@ def published_credential(text: str) -> bool:
 
 
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
-FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__"})
-"""Folders of test data, at any depth (``selfservice/flow/registration/fixtures/sort/1.json``,
-ory/kratos, held out on holdout35: a CSRF token in a sorting test's form): for the secrets scan's
-guesses only; the lane keeps reading them as the files they are (a Django app's ``fixtures/`` can
-be data it loads)."""
 SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
 FIXTURE_KEY_KINDS = frozenset({"private_key"})
