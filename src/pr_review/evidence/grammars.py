@@ -1258,6 +1258,37 @@ def if_conditions(path: str, source: str | None) -> list[tuple[int, str]] | None
                   for line, condition, _ in _ifs(root))  # fmt: skip
 
 
+_NOT_ABSOLUTE = re.compile(
+    r"^\(?\s*!\s*(?:[\w$.]+\.)?(?:isAbsolute|IsAbs)\(\s*([\w$.]+)\s*\)\s*\)?$"
+)
+
+
+def absolutizing_ifs(path: str, source: str | None) -> frozenset[int]:
+    """Lines of the ``if`` statements that only complete a relative path: ``if
+    (!path.isAbsolute(p)) p = path.resolve(base, p)``, Go's ``if !filepath.IsAbs(p) { p =
+    filepath.Join(base, p) }``. Their consequence is one assignment to the value the condition
+    tests; a containment check refuses, strips or returns instead."""
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return frozenset()
+    root, data = parsed
+    found: set[int] = set()
+    for line, condition, consequence in _ifs(root):
+        tested = _NOT_ABSOLUTE.match(" ".join(_text(condition, data).split()))
+        if tested is None:
+            continue
+        statements = [c for c in _walk(consequence) if c.type.endswith(
+            ("_statement", "_declaration")) and c.type not in {"block", "statement_block"}]
+        assignments = [c for c in _walk(consequence) if c.type in {
+            "assignment_expression", "assignment_statement"}]  # fmt: skip
+        if len(assignments) != 1 or len(statements) > 1:
+            continue
+        left = assignments[0].child_by_field_name("left")
+        if left is not None and " ".join(_text(left, data).split()) == tested[1]:
+            found.add(line)
+    return frozenset(found)
+
+
 def refusing_conditions(
     path: str, source: str | None, refusing_call: Callable[[str], bool]
 ) -> list[RefusingCondition] | None:

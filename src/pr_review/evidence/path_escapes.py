@@ -36,6 +36,7 @@ from pr_review.evidence.decisions import last_name
 from pr_review.evidence.grammars import (
     CallArguments,
     Scope,
+    absolutizing_ifs,
     call_arguments,
     if_conditions,
     language_of,
@@ -133,6 +134,30 @@ def _python_escape_test(test: ast.expr, calls: frozenset[str] = ESCAPE_CALLS) ->
     )
 
 
+def _python_absolutizes(node: ast.If) -> bool:
+    """``if not p.is_absolute(): p = p.resolve()`` (or ``os.path.isabs``): the consequence
+    only completes the relative path the condition tests, one assignment to it; a containment
+    check refuses, strips or returns instead (poetry's ``_path_to_file_url``, holdout64)."""
+    test = node.test
+    if node.orelse or len(node.body) != 1 or not (
+        isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        and isinstance(test.operand, ast.Call)
+    ):  # fmt: skip
+        return False
+    call = test.operand
+    name = last_name(ast.unparse(call.func))
+    if name == "is_absolute" and isinstance(call.func, ast.Attribute):
+        tested = ast.unparse(call.func.value)
+    elif name == "isabs" and len(call.args) == 1:
+        tested = ast.unparse(call.args[0])
+    else:
+        return False
+    body = node.body[0]
+    targets = body.targets if isinstance(body, ast.Assign) else (
+        [body.target] if isinstance(body, ast.AnnAssign) else [])  # fmt: skip
+    return len(targets) == 1 and ast.unparse(targets[0]) == tested
+
+
 def _python_self_compared(node: ast.Compare) -> bool:
     """``os.path.basename(name) != name`` (or the other way round)."""
     if len(node.comparators) != 1 or not isinstance(node.ops[0], ast.Eq | ast.NotEq):
@@ -165,6 +190,7 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
             EscapeCheck(node.lineno, " ".join(ast.unparse(node.test).split()))
             for node in ast.walk(tree)
             if isinstance(node, ast.If) and _python_escape_test(node.test, calls)
+            and not _python_absolutizes(node)
         ]
         regexes = AppliedRegexes.of(tree)
         found.extend(
@@ -180,9 +206,11 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
         scope.name.rsplit(".", 1)[-1] for scope in _all_scopes(parsed.scopes)
     }  # fmt: skip
     own = defined & (ESCAPE_CALLS - OWN_CHECKS)
+    completing = absolutizing_ifs(path, source)
     found = [
         EscapeCheck(line, code) for line, code in conditions
-        if any(m[1] not in own for m in _CALL.finditer(code)) or _SELF_COMPARED.search(code)
+        if line not in completing
+        and (any(m[1] not in own for m in _CALL.finditer(code)) or _SELF_COMPARED.search(code))
     ]
     go = language_of(path) == "go"
     strips = call_arguments(path, source, STRIP_CALLEES) or []
@@ -217,6 +245,39 @@ def path_escape_factors(
 
 
 PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a relative path completed, not refused (poetry's `_path_to_file_url`, holdout64)
+        "executor.py",
+        "def url(path):\n    return Path(path).as_uri()\n",
+        (
+            "def url(path):\n    source = Path(path)\n    if not source.is_absolute():\n"
+            "        source = source.resolve()\n    return source.as_uri()\n"
+        ),
+        False,
+    ),
+    (  # ... in JavaScript and Go too
+        "lib/paths.js",
+        "function full(p) {\n  return p\n}\n",
+        "function full(p) {\n  if (!path.isAbsolute(p)) p = path.resolve(base, p)\n  return p\n}\n",
+        False,
+    ),
+    (
+        "paths.go",
+        "package p\nfunc full(p string) string {\n\treturn p\n}\n",
+        (
+            "package p\nfunc full(p string) string {\n\tif !filepath.IsAbs(p) {\n"
+            "\t\tp = filepath.Join(base, p)\n\t}\n\treturn p\n}\n"
+        ),
+        False,
+    ),
+    (  # ... but a relative path refused is a check
+        "store.py",
+        "def entry(name):\n    return name\n",
+        (
+            "def entry(name):\n    if not os.path.isabs(name):\n"
+            "        raise ValueError(name)\n    return name\n"
+        ),
+        True,
+    ),
     (  # adm-zip's GHSL-2020-198: leading `..` parts taken out of an entry's name
         "adm-zip.js",
         "function canonical(p) {\n  return pth.join('./', pth.normalize(p))\n}\n",
