@@ -12,9 +12,12 @@ from pr_review.verifiers.secrets import (
     assigns_references,
     block_scalar,
     looks_like_placeholder,
+    loopback_settings,
     names_a_setting,
     names_itself,
     public_pem_lines,
+    service_container_env,
+    yaml_keys,
 )
 
 
@@ -353,3 +356,74 @@ def test_a_yaml_block_is_read_with_the_key_that_opens_it() -> None:
     assert block_scalar(lines, 2) == "      docker run x \\\n        --key K"
     assert block_scalar(lines, 1) == ""
     assert block_scalar(lines, 5) == ""
+
+
+_WORKFLOW = """jobs:
+  test:
+    runs-on: ubuntu-latest
+    services:
+      mysql:
+        image: mysql:latest
+        env:
+          MYSQL_ROOT_PASSWORD: root
+    env:
+      API_TOKEN: q8Zr2LmX9vTb4Kp1Wd
+    steps:
+      - run: make test
+"""
+
+
+def test_yaml_keys_read_the_keys_holding_a_line_by_indentation() -> None:
+    lines = _WORKFLOW.splitlines()
+    assert yaml_keys(lines, 8) == ("jobs", "test", "services", "mysql", "env",
+                                   "MYSQL_ROOT_PASSWORD")  # fmt: skip
+    assert yaml_keys(lines, 10) == ("jobs", "test", "env", "API_TOKEN")
+    assert yaml_keys(lines, 12) == ("jobs", "test", "steps", "run")  # a list item's key
+    assert yaml_keys(["a:", "  - plain item"], 2) == ()  # no key on the line
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "service"),
+    [
+        # beego (holdout64): a database container the job starts and throws away
+        (".github/workflows/test.yml", 8, True),
+        (".github/workflows/test.yml", 10, False),  # the job's own environment
+        ("deploy/compose.yml", 8, False),  # not a workflow
+    ],
+)
+def test_a_guess_in_a_ci_service_containers_settings_is_information(
+    path: str, line: int, service: bool
+) -> None:
+    lines = _WORKFLOW.splitlines()
+    assert service_container_env(path, lines, line) is service
+    finding = _finding(path, line, set(), {"Secret Keyword"}, lines[line - 1],
+                       service_env=service_container_env(path, lines, line))  # fmt: skip
+    assert ("service container" in finding.message) is service
+    assert (finding.severity is VerifierSeverity.INFO) is service
+
+
+@pytest.mark.parametrize(
+    ("line", "loopback"),
+    [
+        # beego's workflow (holdout64): a test database on the runner
+        ("ORM_SOURCE: host=localhost port=5432 user=postgres password=postgres dbname=orm_test",
+         True),
+        ("dsn = 'host=127.0.0.1 user=app password=app'", True),
+        ("dsn = 'host=db.internal.corp user=app password=hunter2'", False),
+        ("password=hunter2 user=app", False),  # no host named
+        ("password=postgres", False),  # not a run of settings
+    ],
+)
+def test_connection_settings_for_a_loopback_host_are_information(line: str, loopback: bool) -> None:
+    assert loopback_settings(line) is loopback
+
+
+def test_a_keyword_guess_in_loopback_connection_settings_says_so() -> None:
+    line = "ORM_SOURCE: host=localhost port=5432 user=postgres password=postgres dbname=orm_test"
+    finding = _finding(".github/workflows/test.yml", 1, set(), {"Secret Keyword"}, line)
+    assert "loopback or example host" in finding.message
+    assert finding.severity is VerifierSeverity.INFO
+    remote = line.replace("localhost", "db.prod.corp")
+    assert _finding("ci.yml", 1, set(), {"Secret Keyword"}, remote).severity is (
+        VerifierSeverity.WARNING
+    )

@@ -44,6 +44,7 @@ from pr_review.verifiers.model import (
 )
 from pr_review.verifiers.parsers import OutputError, parse_detect_secrets
 from pr_review.verifiers.secret_patterns import (
+    EXAMPLE_HOST,
     FIXTURE_TOKEN_KINDS,
     find_detectable,
     placeholder_url_credentials,
@@ -154,6 +155,7 @@ class Secrets:
                 added.get((path, line), ""),
                 public_pem=line in public.get(path, frozenset()),
                 block=block_scalar(heads.get(path, []), line),
+                service_env=service_container_env(path, heads.get(path, []), line),
             )
             for path, line in sorted(set(hits) | set(ours))
         )
@@ -741,9 +743,83 @@ def block_scalar(lines: Sequence[str], line: int) -> str:
     return "\n".join(block)
 
 
+_YAML_KEY = re.compile(r"^(\s*)(?:-\s+)?([\w.-]+)\s*:(?:\s|$)")
+WORKFLOWS = ".github/workflows/"
+
+
+def yaml_keys(lines: Sequence[str], line: int) -> tuple[str, ...]:
+    """The keys that hold ``line`` (1-based) of a YAML file, outermost first, its own key
+    last, read by indentation (``jobs``, ``test``, ``services``, ``mysql``, ``env``,
+    ``MYSQL_ROOT_PASSWORD``); ``()`` when the line holds no key."""
+    own = _YAML_KEY.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if own is None:
+        return ()
+    keys, indent = [own[2]], len(own[1])
+    for text in reversed(lines[: line - 1]):
+        found = _YAML_KEY.match(text)
+        if found is not None and len(found[1]) < indent:
+            keys.append(found[2])
+            indent = len(found[1])
+            if indent == 0:
+                break
+    return tuple(reversed(keys))
+
+
+def service_container_env(path: str, lines: Sequence[str], line: int) -> bool:
+    """A GitHub Actions job's service container setting (``jobs.<job>.services.<name>.env``:
+    ``MYSQL_ROOT_PASSWORD: root`` for a database the job starts and throws away, beego's
+    workflow, held out on holdout64)."""
+    if not path.startswith(WORKFLOWS):
+        return False
+    keys = yaml_keys(lines, line)
+    return len(keys) >= 6 and keys[0] == "jobs" and keys[2] == "services" and keys[4] == "env"
+
+
+def loopback_settings(text: str) -> bool:
+    """A run of ``key=value`` settings whose ``host`` is a loopback or example host
+    (``host=localhost port=5432 user=postgres password=postgres``: a connection string for a
+    database on the machine running it, a CI job's or a test's)."""
+    if len(_SETTING.findall(text)) < 2:
+        return False
+    hosts = _HOST_SETTING.findall(text)
+    return bool(hosts) and all(EXAMPLE_HOST.match(h) for h in hosts)
+
+
+_HOST_SETTING = re.compile(r"(?i)(?<![\w.-])(?:host|hostaddr|server)=([^\s;'\"]+)")
+
+
+def _context_reading(
+    path: str, text: str, ours: set[str], detectors: set[str], *, service_env: bool
+) -> str | None:
+    """Why a finding is information by where it sits, or None: a guess in a CI service
+    container's settings, in loopback connection settings, in tests, docs or fixtures; a
+    signed token or a fixture key in tests; a guessed credential in a sample context."""
+    heuristic_only = not ours and detectors <= HEURISTIC_DETECTORS
+    fixture_kinds = ours | {DETECTOR_KINDS.get(d, d) for d in detectors}
+    kind = classify(path)
+    readings = (
+        (heuristic_only and service_env,
+         "a setting of a CI job's service container, which lives as long as the job"),
+        (heuristic_only and loopback_settings(text),
+         "connection settings for a loopback or example host"),
+        (heuristic_only and kind in SAMPLE_CONTEXTS,
+         f"a guess in {kind.value} files, where sample values are expected"),
+        (heuristic_only and bool(FIXTURE_DIRS.intersection(segments(path))),
+         "a guess in a fixtures folder, where sample values are expected"),
+        (bool(fixture_kinds) and fixture_kinds <= FIXTURE_TOKEN_KINDS and kind in SAMPLE_CONTEXTS,
+         f"a signed token in {kind.value} files, where fixture tokens are expected"),
+        (bool(fixture_kinds) and fixture_kinds <= FIXTURE_KEY_KINDS and kind is PathKind.TEST,
+         ("a key in test files, where fixture keys for a test CA or server are expected "
+          "(rotate it if it is a real one)")),
+        (bool(ours) and ours <= SAMPLE_CREDENTIAL_KINDS and kind in SAMPLE_CONTEXTS,
+         f"a guessed credential in {kind.value} files, where sample credentials are expected"),
+    )  # fmt: skip
+    return next((reading for holds, reading in readings if holds), None)
+
+
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = "",
-    *, public_pem: bool = False, block: str = "",
+    *, public_pem: bool = False, block: str = "", service_env: bool = False,
 ) -> RawFinding:
     """One finding per line: our kind when we have one, else the detector's.
 
@@ -759,8 +835,6 @@ def _finding(
         rule = detector_rule_id(specific[0])
         label = specific[0]
     heuristic_only = not ours and detectors <= HEURISTIC_DETECTORS
-    fixture_kinds = ours | {DETECTOR_KINDS.get(d, d) for d in detectors}
-    kind = classify(path)
     severity = VerifierSeverity.WARNING if heuristic_only else VerifierSeverity.ERROR
     also = sorted((detectors | ours) - {label, rule})
     extra = f" (also: {', '.join(also)})" if also else ""
@@ -774,30 +848,15 @@ def _finding(
     if reading is None and published_credential(f"{text}\n{block}"):
         reading = ("a credential its vendor publishes for a local emulator (Azurite's account "
                    "key), known to everyone")
+    if reading is None and (ours | detectors) <= URL_CREDENTIAL_KINDS and (
+        placeholder_url_credentials(text)
+    ):
+        reading = "credentials for a loopback or example host, or a placeholder password"
+    if reading is None:
+        reading = _context_reading(path, text, ours, detectors, service_env=service_env)
     if reading is not None:
         severity = VerifierSeverity.INFO
         extra += f"; {reading}"
-    elif (ours | detectors) <= URL_CREDENTIAL_KINDS and placeholder_url_credentials(text):
-        severity = VerifierSeverity.INFO
-        extra += "; credentials for a loopback or example host, or a placeholder password"
-    elif heuristic_only and kind in SAMPLE_CONTEXTS:
-        severity = VerifierSeverity.INFO
-        extra += f"; a guess in {kind.value} files, where sample values are expected"
-    elif heuristic_only and FIXTURE_DIRS.intersection(segments(path)):
-        severity = VerifierSeverity.INFO
-        extra += "; a guess in a fixtures folder, where sample values are expected"
-    elif fixture_kinds and fixture_kinds <= FIXTURE_TOKEN_KINDS and kind in SAMPLE_CONTEXTS:
-        severity = VerifierSeverity.INFO
-        extra += (f"; a signed token in {kind.value} files, where fixture tokens "
-                  "are expected")  # fmt: skip
-    elif fixture_kinds and fixture_kinds <= FIXTURE_KEY_KINDS and kind is PathKind.TEST:
-        severity = VerifierSeverity.INFO
-        extra += ("; a key in test files, where fixture keys for a test CA or server are "
-                  "expected (rotate it if it is a real one)")  # fmt: skip
-    elif ours and ours <= SAMPLE_CREDENTIAL_KINDS and kind in SAMPLE_CONTEXTS:
-        severity = VerifierSeverity.INFO
-        extra += (f"; a guessed credential in {kind.value} files, where sample "
-                  "credentials are expected")  # fmt: skip
     return RawFinding(
         path=path,
         line=line,
