@@ -345,6 +345,9 @@ REPOS = {
     "file-type": ("sindresorhus/file-type", "javascript", "file type detection from binary data"),
     "beego": ("beego/beego", "go", "web framework"),
     "poetry": ("python-poetry/poetry", "python", "packaging and dependency manager"),
+    "superagent": ("ladjs/superagent", "javascript", "HTTP client"),
+    "cobra": ("spf13/cobra", "go", "CLI framework"),
+    "celery": ("celery/celery", "python", "distributed task queue"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
