@@ -974,8 +974,13 @@ def bound_checks(
     root, data = parsed
     out: list[BoundCheck] = []
     spent = _spent(root, data)
+    budgets = _budgets(root, data, is_bound) & spent
+
+    def bounded(name: str) -> bool:
+        return is_bound(name) or name in budgets
+
     for line, condition, consequence in _ifs(root):
-        checks = list(_comparisons(condition, data, is_bound, spent))
+        checks = list(_comparisons(condition, data, bounded, spent))
         if checks and (_refuses(consequence, data, refusing_call) or _stops(consequence, data)):
             code = _code_text(condition, data)
             out.extend(BoundCheck(op, bound, line, code) for op, bound in checks)
@@ -1041,6 +1046,38 @@ def _spent(root: Any, data: bytes) -> frozenset[str]:
             target = target.named_children[0] if target.named_child_count == 1 else None
         name = _last_identifier(target, data) if target is not None else None
         if name is not None:
+            out.add(name)
+    return frozenset(out)
+
+
+_BINDINGS = {
+    "variable_declarator": ("name", "value"),
+    "assignment_expression": ("left", "right"),
+    "short_var_declaration": ("left", "right"),
+    "assignment_statement": ("left", "right"),
+    "var_spec": ("name", "value"),
+}
+"""Nodes that give a name a value, with the fields holding the name and the value."""
+
+
+def _budgets(root: Any, data: bytes, is_bound: Callable[[str], bool]) -> frozenset[str]:
+    """Names given a value that reads a bound (``let responseBytesLeft = self._maxResponseSize
+    || 200000000``): a budget taken from a limit, which counted down and compared with zero
+    enforces it (superagent's zip-bomb fix, CVE-2017-16129, held out on holdout65)."""
+    out: set[str] = set()
+    for node in _walk(root):
+        fields = _BINDINGS.get(node.type)
+        if fields is None:
+            continue
+        target, value = (node.child_by_field_name(f) for f in fields)
+        if target is None or value is None:
+            continue
+        if target.type == "expression_list" and target.named_child_count == 1:
+            target = target.named_children[0]
+        name = _last_identifier(target, data)
+        if name is not None and any(
+            leaf.type in _NAME_LEAVES and is_bound(_text(leaf, data)) for leaf in _walk(value)
+        ):
             out.add(name)
     return frozenset(out)
 

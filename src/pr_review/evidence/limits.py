@@ -52,6 +52,19 @@ _OPS: dict[type[ast.cmpop], str] = {
 
 LIMIT_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     # (path, source, holds a bound check)
+    # a budget taken from a limit and counted down (superagent's CVE-2017-16129, holdout65)
+    ("index.js", ("function end(self, res) {\n  let left = self._maxResponseSize || 200000000\n"
+     "  res.on('data', function (buf) {\n    left -= buf.length\n    if (left < 0) {\n"
+     "      res.destroy(Error('too large'))\n    }\n  })\n}\n"), True),
+    ("a.py", ("def read(self, chunks):\n    left = self.max_size or 2**20\n    for c in chunks:\n"
+     "        left -= len(c)\n        if left < 0:\n            raise ValueError('too big')\n"),
+     True),
+    ("a.go", ("package p\nfunc read(r *R) error {\n\tleft := r.MaxBytes\n"
+     "\tfor _, c := range r.chunks {\n\t\tleft -= len(c)\n\t\tif left < 0 {\n"
+     "\t\t\treturn ErrTooLarge\n\t\t}\n\t}\n\treturn nil\n}\n"), True),
+    # ... but a value read from a limit and never counted down is no budget
+    ("index.js", ("function f(self, n) {\n  let size = self.maxSize || 10\n  if (size < 0) {\n"
+     "    throw Error('negative')\n  }\n}\n"), False),
     ("a.py", ("def f(self, part):\n    if len(part) > self.max_part_size:\n"
      "        raise MultiPartException('too big')\n"), True),
     ("a.py", "def f(n, MAX_FIELDS):\n    if MAX_FIELDS < n:\n        abort(413)\n", True),
@@ -233,12 +246,30 @@ def _python_spent(tree: ast.Module) -> frozenset[str]:
     )  # fmt: skip
 
 
+def _python_budgets(tree: ast.Module) -> frozenset[str]:
+    """Names given a value that reads a bound (``left = self.max_size or 2**20``): a budget
+    taken from a limit, enforced when counted down (:func:`_python_spent`)."""
+    return frozenset(
+        name for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+        and len(targets := node.targets if isinstance(node, ast.Assign) else [node.target]) == 1
+        and (name := name_of(targets[0])) is not None
+        and any(
+            is_bound(n) for sub in ast.walk(node.value)
+            if isinstance(sub, ast.expr) and (n := name_of(sub)) is not None
+        )
+    )  # fmt: skip
+
+
 def _enforced(
-    bound: str | None, other: ast.expr, spent: frozenset[str]
+    bound: str | None, other: ast.expr, spent: frozenset[str], budgets: frozenset[str]
 ) -> TypeGuard[str]:
     """Whether ``bound`` names a bound compared with ``other`` as a check on input: not a
-    number, unless the module counts the bound down (``spent``)."""
-    return bound is not None and is_bound(bound) and (bound in spent or not _number(other))
+    number, unless the module counts the bound down (``spent``); a budget taken from a bound
+    (``budgets``) counts when it is counted down."""
+    if bound is None or not (is_bound(bound) or bound in budgets):
+        return False
+    return bound in spent or not _number(other)
 
 
 def _python_checks(source: str) -> list[BoundCheck] | None:
@@ -246,6 +277,7 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
     if tree is None:
         return None
     spent = _python_spent(tree)
+    budgets = _python_budgets(tree) & spent
     out: list[BoundCheck] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.If | ast.While):
@@ -262,9 +294,9 @@ def _python_checks(source: str) -> list[BoundCheck] | None:
                 if symbol is None:
                     continue
                 left, right = name_of(operands[i]), name_of(operands[i + 1])
-                if _enforced(right, operands[i], spent):
+                if _enforced(right, operands[i], spent, budgets):
                     found = (symbol, right)
-                elif _enforced(left, operands[i + 1], spent):
+                elif _enforced(left, operands[i + 1], spent, budgets):
                     found = (FLIPPED[symbol], left)
                 else:
                     continue
