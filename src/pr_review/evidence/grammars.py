@@ -1050,26 +1050,16 @@ def _spent(root: Any, data: bytes) -> frozenset[str]:
     return frozenset(out)
 
 
-_BINDINGS = {
-    "variable_declarator": ("name", "value"),
-    "assignment_expression": ("left", "right"),
-    "short_var_declaration": ("left", "right"),
-    "assignment_statement": ("left", "right"),
-    "var_spec": ("name", "value"),
-}
-"""Nodes that give a name a value, with the fields holding the name and the value."""
-
-
 def _budgets(root: Any, data: bytes, is_bound: Callable[[str], bool]) -> frozenset[str]:
     """Names given a value that reads a bound (``let responseBytesLeft = self._maxResponseSize
     || 200000000``): a budget taken from a limit, which counted down and compared with zero
     enforces it (superagent's zip-bomb fix, CVE-2017-16129, held out on holdout65)."""
     out: set[str] = set()
     for node in _walk(root):
-        fields = _BINDINGS.get(node.type)
+        fields = _ASSIGNMENTS.get(node.type)
         if fields is None:
             continue
-        target, value = (node.child_by_field_name(f) for f in fields)
+        value, target = (node.child_by_field_name(f) for f in fields)
         if target is None or value is None:
             continue
         if target.type == "expression_list" and target.named_child_count == 1:
