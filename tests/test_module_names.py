@@ -26,9 +26,11 @@ def top_level_names(tree: ast.Module) -> Counter[str]:
             counts[node.name] += 1
         elif isinstance(node, ast.Assign):
             counts.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            if isinstance(node.target, ast.Name):
-                counts[node.target.id] += 1
+        elif (
+            isinstance(node, ast.AnnAssign) and node.value is not None
+            and isinstance(node.target, ast.Name)
+        ):  # fmt: skip
+            counts[node.target.id] += 1
     return counts
 
 
