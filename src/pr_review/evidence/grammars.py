@@ -598,6 +598,18 @@ _ASSIGNMENTS = {
 :data:`_BINDINGS` (whose object keys and class fields are no local names)."""
 
 
+def _assignments(node: Any) -> Iterator[tuple[Any, Any]]:
+    """(value, target) of every assignment or declaration under ``node`` that has both
+    (:data:`_ASSIGNMENTS`)."""
+    for current in _walk(node):
+        fields = _ASSIGNMENTS.get(current.type)
+        if fields is None:
+            continue
+        value, target = (current.child_by_field_name(f) for f in fields)
+        if value is not None and target is not None:
+            yield value, target
+
+
 def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> frozenset[str]:
     """The names the function spanning lines ``start``..``end`` assigns (its first name, for a
     multiple assignment: ``abs, err := filepath.Abs(p)``) from an expression ``value`` finds
@@ -606,12 +618,8 @@ def bound_names(tree: Tree, start: int, end: int, value: re.Pattern[str]) -> fro
     if node is None:
         return frozenset()
     out: set[str] = set()
-    for current in _walk(node):
-        fields = _ASSIGNMENTS.get(current.type)
-        if fields is None:
-            continue
-        right, left = (current.child_by_field_name(f) for f in fields)
-        if left is None or right is None or not value.search(_code_text(right, tree.data)):
+    for right, left in _assignments(node):
+        if not value.search(_code_text(right, tree.data)):
             continue
         first = next((n for n in _walk(left) if n.type == "identifier"), None)
         if first is not None:
@@ -1055,16 +1063,9 @@ def _budgets(root: Any, data: bytes, is_bound: Callable[[str], bool]) -> frozens
     || 200000000``): a budget taken from a limit, which counted down and compared with zero
     enforces it (superagent's zip-bomb fix, CVE-2017-16129, held out on holdout65)."""
     out: set[str] = set()
-    for node in _walk(root):
-        fields = _ASSIGNMENTS.get(node.type)
-        if fields is None:
-            continue
-        value, target = (node.child_by_field_name(f) for f in fields)
-        if target is None or value is None:
-            continue
-        if target.type == "expression_list" and target.named_child_count == 1:
-            target = target.named_children[0]
-        name = _last_identifier(target, data)
+    for value, target in _assignments(root):
+        single = target.type == "expression_list" and target.named_child_count == 1
+        name = _last_identifier(target.named_children[0] if single else target, data)
         if name is not None and any(
             leaf.type in _NAME_LEAVES and is_bound(_text(leaf, data)) for leaf in _walk(value)
         ):

@@ -43,7 +43,6 @@ Examples (run by the test suite, ``MARKER_EXAMPLES``): (path, base, head, factor
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -435,17 +434,12 @@ def _imported(
     if source is None:
         return []
     out: list[tuple[str, Scope]] = []
-    for candidate in _import_files(path, source).get(bound, ()):
+    tree = parse_python(source)  # shared within the pack
+    found = {} if tree is None else python_import_files(path, tree)
+    for candidate in found.get(bound, ()):
         parsed = sides.parsed(side, candidate)
         out.extend((candidate, scope) for scope in parsed.top if scope.name == name)
     return out
-
-
-@functools.lru_cache(maxsize=32)
-def _import_files(path: str, source: str) -> dict[str, tuple[str, ...]]:
-    """:func:`python_import_files` of a source, parsed once per file and side (read only)."""
-    tree = parse_python(source)
-    return {} if tree is None else python_import_files(path, tree)
 
 
 def python_import_files(path: str, tree: ast.Module) -> dict[str, tuple[str, ...]]:

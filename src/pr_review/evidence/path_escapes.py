@@ -28,19 +28,17 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence.backtracking import AppliedRegexes
 from pr_review.evidence.decisions import last_name
 from pr_review.evidence.grammars import (
     CallArguments,
-    Scope,
     absolutizing_ifs,
     call_arguments,
     if_conditions,
     language_of,
-    parse,
 )
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.pyast import parse_python
@@ -51,7 +49,7 @@ from pr_review.evidence.replacements import (
     python_replacement,
     tree_replacement,
 )
-from pr_review.evidence.scopes import PYTHON_EXTENSIONS
+from pr_review.evidence.scopes import PYTHON_EXTENSIONS, chains, scope_tree
 from pr_review.evidence.sides import code_sides, first_moved, red_when_moved
 from pr_review.schema.pack import RiskFactor
 from pr_review.sources.diff import FileDiff
@@ -181,11 +179,7 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
         tree = parse_python(source)
         if tree is None:
             return None
-        defined = {
-            node.name for node in ast.walk(tree)
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        }  # fmt: skip
-        calls = ESCAPE_CALLS - (defined - OWN_CHECKS)
+        calls = ESCAPE_CALLS - (_defined(path, source) - OWN_CHECKS)
         found = [
             EscapeCheck(node.lineno, " ".join(ast.unparse(node.test).split()))
             for node in ast.walk(tree)
@@ -201,11 +195,7 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
     conditions = if_conditions(path, source)
     if conditions is None:
         return None
-    parsed = parse(path, source)
-    defined = set() if parsed is None else {
-        scope.name.rsplit(".", 1)[-1] for scope in _all_scopes(parsed.scopes)
-    }  # fmt: skip
-    own = defined & (ESCAPE_CALLS - OWN_CHECKS)
+    own = _defined(path, source) & (ESCAPE_CALLS - OWN_CHECKS)
     completing = absolutizing_ifs(path, source)
     found = [
         EscapeCheck(line, code) for line, code in conditions
@@ -218,10 +208,10 @@ def checks(path: str, source: str | None) -> list[EscapeCheck] | None:
     return sorted(found, key=lambda c: c.line)
 
 
-def _all_scopes(scopes: Sequence[Scope]) -> Iterator[Scope]:
-    for scope in scopes:
-        yield scope
-        yield from _all_scopes(scope.children)
+def _defined(path: str, source: str) -> frozenset[str]:
+    """The names of the classes and functions a source defines, nested ones too."""
+    top = scope_tree(path, source) or []
+    return frozenset(chain[-1].rsplit(".", 1)[-1] for chain in chains(top))
 
 
 def path_escape_factors(
