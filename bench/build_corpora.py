@@ -348,6 +348,9 @@ REPOS = {
     "superagent": ("ladjs/superagent", "javascript", "HTTP client"),
     "cobra": ("spf13/cobra", "go", "CLI framework"),
     "celery": ("celery/celery", "python", "distributed task queue"),
+    "xml2js": ("Leonidas-from-XIV/node-xml2js", "javascript", "XML to object parser"),
+    "pq": ("lib/pq", "go", "PostgreSQL driver"),
+    "lxml": ("lxml/lxml", "python", "XML and HTML library (Cython)"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
