@@ -55,11 +55,10 @@ from pr_review.verifiers.candidates import verifier_candidates
 Progress = Callable[[str], None]
 
 
-def vendored_paths(pack: EvidencePack) -> frozenset[str]:
-    """The files the pack leaves out as vendored third-party code."""
-    return frozenset(
-        n.path for n in pack.diff.not_reviewed if n.reason is NotReviewedReason.VENDORED
-    )
+def not_reviewed_paths(pack: EvidencePack, reason: NotReviewedReason) -> frozenset[str]:
+    """The files the pack leaves out of AI review for ``reason`` (vendored third-party code,
+    a generator's output)."""
+    return frozenset(n.path for n in pack.diff.not_reviewed if n.reason is reason)
 
 
 def _quiet(_: str) -> None:
@@ -161,7 +160,11 @@ def run_review(
     progress("synthesizing findings")
     carried = incremental.carried
     candidates = (
-        *verifier_candidates(pack.verification, pr.diff, vendored_paths(pack)),
+        *verifier_candidates(
+            pack.verification, pr.diff,
+            vendored=not_reviewed_paths(pack, NotReviewedReason.VENDORED),
+            generated=not_reviewed_paths(pack, NotReviewedReason.GENERATED),
+        ),
         *reviewed.candidates,
         *carried,
     )

@@ -101,6 +101,22 @@ def test_an_entropy_or_keyword_guess_in_vendored_code_is_no_candidate() -> None:
     assert verifier_candidates(guesses, diff, vendored=frozenset({"a.py"})) == ()
 
 
+def test_a_generators_output_gives_no_lint_or_type_candidates_but_patterns_and_secrets_stay(
+) -> None:
+    # xml2js's compiled lib/parser.js flagged for `instanceof Array` (holdout66): fixed in the
+    # CoffeeScript source, not by hand; a shell call or a credential there runs all the same
+    diff = diff_adding("a.py", {10: "  if (x instanceof Array) {", 11: "exec(c)", 1: "k"})
+    found = Verification(verifiers=(
+        *verification("oxlint", finding(10, "unicorn/no-instanceof-builtins")).verifiers,
+        *verification("mypy", finding(10, "arg-type")).verifiers,
+        *verification("sinks", finding(11, "js-child-process")).verifiers,
+        *verification("secrets", finding(1, "github_token")).verifiers,
+    ))  # fmt: skip
+    assert len(verifier_candidates(found, diff)) == 4
+    kept = verifier_candidates(found, diff, generated=frozenset({"a.py"}))
+    assert sorted(c.origin for c in kept) == ["secrets", "sinks"]
+
+
 def test_duplicate_findings_get_distinct_ids() -> None:
     diff = diff_adding("a.py", {1: "x"})
     ids = [c.finding_id for c in verifier_candidates(

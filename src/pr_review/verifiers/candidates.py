@@ -187,7 +187,10 @@ _GUESSES = frozenset(detector_rule_id(d) for d in HEURISTIC_DETECTORS)
 
 
 def verifier_candidates(
-    verification: Verification, diff: Diff, vendored: frozenset[str] = frozenset()
+    verification: Verification,
+    diff: Diff,
+    vendored: frozenset[str] = frozenset(),
+    generated: frozenset[str] = frozenset(),
 ) -> tuple[CandidateFinding, ...]:
     """Every finding of every verifier run as a candidate finding, ids unique and stable.
 
@@ -196,15 +199,24 @@ def verifier_candidates(
     dependency's code the PR only copied (traefik's Glide bump carried libtrust's
     ``InsecureSkipVerify``), so it is no candidate, nor is a secret guessed from entropy or a
     keyword (a hex constant of a vendored Redis emulator in distribution's fix, holdout48); a
-    secret of a known format (a private key, a provider's token) is, wherever it sits."""
+    secret of a known format (a private key, a provider's token) is, wherever it sits.
+
+    ``generated``: files the pack lists as a generator's output (a header such as ``// Generated
+    by CoffeeScript``, a ``*.pb.go`` name). A lint or type finding there is about what the
+    generator wrote, fixed in its source or the generator, not by hand (xml2js's compiled
+    ``lib/parser.js`` flagged for ``instanceof Array``, holdout66), so it is no candidate; a
+    security pattern or a secret is, wherever it sits."""
     out: list[CandidateFinding] = []
     seen: dict[str, int] = {}
     added = AddedLines(diff)
     for run in verification.verifiers:
         for finding in run.findings:
+            category = category_of(run.name)
             if finding.file in vendored and (
-                category_of(run.name) is not Category.SECRETS or finding.rule_id in _GUESSES
+                category is not Category.SECRETS or finding.rule_id in _GUESSES
             ):
+                continue
+            if finding.file in generated and category in {Category.LINT, Category.TYPE}:
                 continue
             candidate = _candidate(run, finding, added)
             count = seen.get(candidate.finding_id, 0)
