@@ -21,9 +21,15 @@ def shorten(text: str, limit: int) -> str:
     one-line reason."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
+PYTHON_LEXED = frozenset({".py", ".pyi", ".pyx", ".pxd", ".pxi"})
+"""Python, and Cython (``cdef class``, ``<char*>x``: Python's tokenizer reads both), whose
+comments and docstrings :func:`strip_comments` finds with :mod:`tokenize`."""
 _HASH = frozenset(
     {
         ".py",
+        ".pyx",
+        ".pxd",
+        ".pxi",
         ".rb",
         ".sh",
         ".bash",
@@ -163,7 +169,7 @@ KEYWORDS = frozenset(
 def strip_comments(text: str, path: str) -> str:
     """``text`` with comments and docstrings replaced by spaces, newlines kept."""
     ext = extension(path)
-    if ext in {".py", ".pyi"}:
+    if ext in PYTHON_LEXED:
         stripped = _strip_python(text)
         if stripped is not None:
             return stripped

@@ -90,6 +90,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             or _code_prose_equal(f, base, head)
             or _catalog_equal(f, base, head)
             or _go_mod_comments_equal(f, base, head)
+            or _cython_tokens_equal(f, base, head)
         ):
             neutral.add(f.path)
             continue
@@ -136,6 +137,22 @@ def _python_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     texts = _modified_texts(f, base, head)
     return texts is not None and same_behaviour(*texts)
+
+
+CYTHON_EXTENSIONS = frozenset({".pyx", ".pxd", ".pxi"})
+
+
+def _cython_tokens_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A modified Cython file (no syntax tree here) whose code tokens, comments and docstrings
+    blanked by Python's tokenizer (:func:`strip_comments`), are the same on both sides: only
+    text for people or layout changed (lxml's ``XMLParser`` docstring gaining ``huge_tree``)."""
+    if extension(f.path) not in CYTHON_EXTENSIONS:
+        return False
+    texts = _modified_texts(f, base, head)
+    if texts is None:
+        return False
+    old, new = (tokens(strip_comments(text, f.path)) for text in texts)
+    return old == new
 
 
 def _grammar_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
