@@ -10,6 +10,7 @@ from pr_review.evidence.backtracking import (
     ADDED,
     BACKTRACKING_EXAMPLES,
     REMOVED,
+    AppliedRegexes,
     backtracking_factors,
     python_regexes,
     shapes,
@@ -57,6 +58,25 @@ def test_a_match_anchored_at_the_start_has_no_leading_shape() -> None:
     assert [s.ambiguity.kind for s in shapes("m.py", search) or []] == ["searched"]
     assert shapes("m.js", "const r = /\\s+$/y\n") == []
     assert [s.ambiguity.kind for s in shapes("m.js", "v.split(/ *, */)\n") or []] == ["searched"]
+
+
+def test_a_name_bound_to_a_patterns_method_is_anchored_by_that_method() -> None:
+    match = "import re\nis_end = re.compile(r'\\s+$').match\ndef f(v):\n    return is_end(v)\n"
+    search = match.replace(").match", ").search")
+    assert [(r.binding, r.method) for r in python_regexes(ast.parse(match))] == [
+        ("is_end", "match")
+    ]
+    assert shapes("m.py", match) == []
+    assert [s.ambiguity.kind for s in shapes("m.py", search) or []] == ["searched"]
+
+
+def test_applied_regexes_read_a_name_bound_to_a_patterns_method() -> None:
+    tree = ast.parse("import re\nhas_cr = re.compile(r'[\\r\\n]').search\nif has_cr(v): pass\n")
+    regexes = AppliedRegexes.of(tree)
+    called = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args)
+    assert isinstance(called.func, ast.Name)
+    assert regexes.pattern(called.func) == "[\\r\\n]"
+    assert regexes.pattern(ast.Name("other")) is None
 
 
 def test_a_pattern_python_cannot_parse_is_not_analysed() -> None:

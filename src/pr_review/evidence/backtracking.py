@@ -326,13 +326,20 @@ class PythonRegex:
     pattern: str
     binding: str | None
     """The module-level name the call's result is assigned to (``HEADER_RE = re.compile(...)``)."""
+    method: str | None = None
+    """The pattern method the name is bound to instead (``is_js = re.compile(...).search``)."""
 
 
 def python_regexes(tree: ast.Module) -> list[PythonRegex]:
     """Every ``re.compile``/``re.search``/... call of ``tree`` whose pattern folds to a constant
     (:class:`_Folder`; inside a function, with that function's own constants:
     :meth:`_Folder.within`), with the module-level name it is bound to."""
-    bound = {id(value): target for target, value in map(_assignment, tree.body) if target}
+    bound: dict[int, tuple[str, str | None]] = {}
+    for target, value in map(_assignment, tree.body):
+        if target and isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call):
+            bound[id(value.value)] = (target, value.attr)  # re.compile(...).search
+        elif target and value is not None:
+            bound[id(value)] = (target, None)
     out: list[PythonRegex] = []
     pending: list[tuple[ast.AST, _Folder]] = [(tree, _Folder(tree))]
     while pending:
@@ -353,7 +360,8 @@ def python_regexes(tree: ast.Module) -> list[PythonRegex]:
             )
             pattern = None if argument is None else folder.fold(argument)
             if pattern is not None:
-                out.append(PythonRegex(child, child.func.attr, pattern, bound.get(id(child))))
+                binding, method = bound.get(id(child), (None, None))
+                out.append(PythonRegex(child, child.func.attr, pattern, binding, method))
     out.sort(key=lambda r: (r.call.lineno, r.call.col_offset))
     return out
 
@@ -366,21 +374,27 @@ class AppliedRegexes:
     """``id`` of an inline ``re.search(r"...", v)`` call -> its pattern."""
     bindings: dict[str, str]
     """A module-level name bound to ``re.compile(...)`` -> its pattern."""
+    methods: dict[str, str]
+    """A module-level name bound to a compiled pattern's method (``is_js =
+    re.compile(...).search``) -> its pattern."""
 
     @classmethod
     def of(cls, tree: ast.Module) -> AppliedRegexes:
         regexes = python_regexes(tree)
         return cls(
             {id(r.call): r.pattern for r in regexes},
-            {r.binding: r.pattern for r in regexes if r.binding is not None},
+            {r.binding: r.pattern for r in regexes if r.binding and r.method is None},
+            {r.binding: r.pattern for r in regexes if r.binding and r.method is not None},
         )
 
     def pattern(self, node: ast.AST) -> str | None:
-        """The pattern ``node`` applies: an inline call, or the method of a compiled module
-        constant (``HEADER_VALUE_RE.search``); else None."""
+        """The pattern ``node`` applies: an inline call, the method of a compiled module
+        constant (``HEADER_VALUE_RE.search``) or a name bound to one (``is_js``); else None."""
         found = self.calls.get(id(node))
         if found is None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             found = self.bindings.get(node.value.id)
+        if found is None and isinstance(node, ast.Name):
+            found = self.methods.get(node.id)
         return found
 
 
@@ -403,6 +417,8 @@ def _searched(regex: PythonRegex, methods: dict[str, set[str]]) -> bool:
     ``re`` function, or a compiled pattern that is not only ever ``match``ed in its module."""
     if regex.function != "compile":
         return regex.function not in _ANCHORED
+    if regex.method is not None:
+        return regex.method not in _ANCHORED
     used = methods.get(regex.binding or "", set())
     return not used or not used <= _ANCHORED
 

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pr_review.evidence import grammars
+from pr_review.evidence.backtracking import python_regexes
 from pr_review.evidence.decisions import FunctionChange, Sides, changed_functions
 from pr_review.evidence.grammars import Scope
 from pr_review.evidence.pyast import parse_python
@@ -360,13 +361,18 @@ def module_strings(path: str, source: str | None) -> dict[str, str]:
     """The constant strings a module binds at its top level, by name (Python on :mod:`ast`,
     JavaScript/TypeScript and Go on tree-sitter: :func:`grammars.module_strings`): a marker is
     often named once (``DOTDOT = '..'``, Go's ``var bJs = []byte("javascript:")``) and tested
-    by that name."""
+    by that name. A Python name bound to a compiled constant pattern, or to its method, stands
+    for the pattern (lxml's ``_is_javascript_scheme = re.compile(r'(?:javascript|...):',
+    re.I).search``)."""
     if source is None:
         return {}
     if not path.endswith(PYTHON_EXTENSIONS):
         return grammars.module_strings(path, source) or {}
     tree = parse_python(source)
     out: dict[str, str] = {}
+    for regex in python_regexes(tree) if tree is not None else ():
+        if regex.binding is not None:  # IS_JS = re.compile(...), is_js = re.compile(...).search
+            out[regex.binding] = regex.pattern
     for stmt in tree.body if tree is not None else ():
         if (
             isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
@@ -597,6 +603,38 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "  return '<a href=\"' + href + '\">' + text + '</a>'",
         "}",
     ), "script-url-check-changed"),
+    # a cleaner whose script-scheme test is a module-level compiled pattern's bound method
+    ("html/clean.py", _lines(
+        "import re",
+        "_is_javascript_scheme = re.compile(r'(?:javascript|vbscript):', re.I).search",
+        "def _remove_javascript_link(link):",
+        "    if _is_javascript_scheme(link):",
+        "        return ''",
+        "    return link",
+    ), _lines(
+        "import re",
+        "_is_javascript_scheme = re.compile(r'(?:javascript|vbscript):', re.I).search",
+        "def _remove_javascript_link(link):",
+        "    if _is_javascript_scheme(link) or _is_javascript_scheme(link.strip()):",
+        "        return ''",
+        "    return link",
+    ), "script-url-check-changed"),
+    # the same test through a pattern matching something else
+    ("html/clean.py", _lines(
+        "import re",
+        "_is_mail = re.compile(r'mailto:', re.I).search",
+        "def _remove_mail_link(link):",
+        "    if _is_mail(link):",
+        "        return ''",
+        "    return link",
+    ), _lines(
+        "import re",
+        "_is_mail = re.compile(r'mailto:', re.I).search",
+        "def _remove_mail_link(link):",
+        "    if _is_mail(link) or _is_mail(link.strip()):",
+        "        return ''",
+        "    return link",
+    ), None),
     # a query parser that stops skipping prototype keys
     ("lib/parse.js", _lines(
         "function assign(obj, key, value) {",
