@@ -15,7 +15,6 @@ from pr_review.evidence.budgeted import scan_all_budgeted
 from pr_review.evidence.ci import base_actions, is_ci
 from pr_review.evidence.codeowners import owner_rules, read_codeowners
 from pr_review.evidence.content import scan_all
-from pr_review.evidence.credential_headers import credential_header_factors
 from pr_review.evidence.entity_escapes import entity_escaping_factors
 from pr_review.evidence.generated import (
     Excluded,
@@ -35,6 +34,7 @@ from pr_review.evidence.line_breaks import line_break_factors
 from pr_review.evidence.log_quoting import log_quoting_factors
 from pr_review.evidence.markers import marker_factors
 from pr_review.evidence.markup_escaping import markup_escaping_factors, quoted_escaping_factors
+from pr_review.evidence.name_lists import name_list_factors
 from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.origin_checks import origin_check_factors
 from pr_review.evidence.oversize import blocker, budgeted, oversize
@@ -73,7 +73,7 @@ def _utc_now() -> datetime:
 StructureReader = Callable[[Sequence[FileDiff], RepoTree, RepoTree], list[RiskFactor]]
 STRUCTURE_READERS: tuple[StructureReader, ...] = (
     guard_factors, input_flow_factors, limit_factors, backtracking_factors,
-    credential_header_factors, line_break_factors, path_escape_factors, origin_check_factors,
+    name_list_factors, line_break_factors, path_escape_factors, origin_check_factors,
     validation_regex_factors, marker_factors, markup_escaping_factors, quoted_escaping_factors,
     raw_markup_factors, entity_escaping_factors, log_quoting_factors, sink_factors,
 )

@@ -10,7 +10,6 @@ from pr_review.evidence import (
     advisory,
     backtracking,
     ci,
-    credential_headers,
     entity_escapes,
     guards,
     input_flows,
@@ -18,6 +17,7 @@ from pr_review.evidence import (
     line_breaks,
     log_quoting,
     markup_escaping,
+    name_lists,
     origin_checks,
     path_escapes,
     raw_markup,
@@ -41,7 +41,7 @@ def known_factors() -> frozenset[str]:
     """The names of every factor the evidence stage's lane can carry."""
     structural = {
         advisory.FACTOR, backtracking.REMOVED, backtracking.ADDED, ci.TRUST, ci.CHANGE,
-        credential_headers.FACTOR, entity_escapes.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR,
+        *name_lists.FACTORS, entity_escapes.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR,
         guards.ADDED_FACTOR, input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR,
         log_quoting.FACTOR, markup_escaping.FACTOR, origin_checks.FACTOR,
         path_escapes.FACTOR, raw_markup.FACTOR, security_scope.FACTOR,

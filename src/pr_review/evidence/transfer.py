@@ -5,7 +5,8 @@ meaning does not depend on the repository or its language: a credential; an acce
 check removed or added; request input newly reaching a dangerous sink, or the code a fix of
 such a sink rewrites; a bound on input size or count newly enforced or no longer enforced;
 a regular expression whose super-linear backtracking shape the PR rewrote away (ReDoS fixes);
-a credential header added to or removed from a list of header names (stripped on redirects);
+a credential header added to or removed from a list of header names (stripped on redirects),
+or a link attribute to or from a sanitizer's list of them (checked for script URLs);
 a check refusing CR/LF in a value added or removed (header injection, request smuggling);
 a function testing input for an attack marker (`..`, a script URL scheme, `__proto__`) whose
 decisions change (path traversal, script-URL XSS, prototype pollution);
