@@ -351,6 +351,9 @@ REPOS = {
     "xml2js": ("Leonidas-from-XIV/node-xml2js", "javascript", "XML to object parser"),
     "pq": ("lib/pq", "go", "PostgreSQL driver"),
     "lxml": ("lxml/lxml", "python", "XML and HTML library (Cython)"),
+    "fs-extra": ("jprichardson/node-fs-extra", "javascript", "file system utilities"),
+    "migrate": ("golang-migrate/migrate", "go", "database migrations library and CLI"),
+    "markupsafe": ("pallets/markupsafe", "python", "HTML escaping of text"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
