@@ -1286,24 +1286,41 @@ def if_conditions(path: str, source: str | None) -> list[tuple[int, str]] | None
                   for line, condition, _ in _ifs(root))  # fmt: skip
 
 
-_NOT_ABSOLUTE = re.compile(
-    r"^\(?\s*!\s*(?:[\w$.]+\.)?(?:isAbsolute|IsAbs)\(\s*([\w$.]+)\s*\)\s*\)?$"
+_ABSOLUTE_TEST = re.compile(
+    r"^\(?\s*(!?)\s*(?:[\w$.]+\.)?(?:isAbsolute|IsAbs)\(\s*([\w$.]+)\s*\)\s*\)?$"
 )
+_EXITS = frozenset(
+    {"return_statement", "throw_statement", "break_statement", "continue_statement",
+     "goto_statement"}
+)  # fmt: skip
 
 
 def absolutizing_ifs(path: str, source: str | None) -> frozenset[int]:
     """Lines of the ``if`` statements that only complete a relative path: ``if
     (!path.isAbsolute(p)) p = path.resolve(base, p)``, Go's ``if !filepath.IsAbs(p) { p =
-    filepath.Join(base, p) }``. Their consequence is one assignment to the value the condition
-    tests; a containment check refuses, strips or returns instead."""
+    filepath.Join(base, p) }``, whose consequence is one assignment to the value the condition
+    tests; or that only choose how to reach a path, absolute or relative to a base (``if
+    (path.isAbsolute(src)) { st = stat(src) } else { st = stat(path.join(dir, src)) }``:
+    fs-extra's ``ensureSymlink``, holdout67), with an ``else``, no branch leaving (return,
+    throw, break, continue, panic) and the absolute branch keeping the value as it is. A
+    containment check refuses, strips or returns instead."""
     parsed = _clean_root(path, source)
     if parsed is None:
         return frozenset()
     root, data = parsed
     found: set[int] = set()
     for line, condition, consequence in _ifs(root):
-        tested = _NOT_ABSOLUTE.match(" ".join(_text(condition, data).split()))
+        tested = _ABSOLUTE_TEST.match(" ".join(_text(condition, data).split()))
         if tested is None:
+            continue
+        negated, value = tested[1] == "!", tested[2]
+        alternative = condition.parent.child_by_field_name("alternative")
+        if alternative is not None:
+            absolute = alternative if negated else consequence
+            if not _leaves(condition.parent, data) and value not in _assigned(absolute, data):
+                found.add(line)
+            continue
+        if not negated:
             continue
         statements = [c for c in _walk(consequence) if c.type.endswith(
             ("_statement", "_declaration")) and c.type not in {"block", "statement_block"}]
@@ -1312,9 +1329,24 @@ def absolutizing_ifs(path: str, source: str | None) -> frozenset[int]:
         if len(assignments) != 1 or len(statements) > 1:
             continue
         left = assignments[0].child_by_field_name("left")
-        if left is not None and " ".join(_text(left, data).split()) == tested[1]:
+        if left is not None and " ".join(_text(left, data).split()) == value:
             found.add(line)
     return frozenset(found)
+
+
+def _leaves(node: Any, data: bytes) -> bool:
+    """Whether a statement under ``node`` leaves it: a return, throw, break, continue, or Go's
+    ``panic(...)``."""
+    return any(
+        n.type in _EXITS or (n.type == "call_expression" and _text(n, data).startswith("panic("))
+        for n in _walk(node)
+    )
+
+
+def _assigned(node: Any, data: bytes) -> frozenset[str]:
+    """The targets of the assignments and declarations under ``node``, whitespace collapsed
+    (:func:`_assignments`)."""
+    return frozenset(" ".join(_text(target, data).split()) for _, target in _assignments(node))
 
 
 def refusing_conditions(

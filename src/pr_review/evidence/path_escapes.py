@@ -134,21 +134,36 @@ def _python_escape_test(test: ast.expr, calls: frozenset[str] = ESCAPE_CALLS) ->
 
 def _python_absolutizes(node: ast.If) -> bool:
     """``if not p.is_absolute(): p = p.resolve()`` (or ``os.path.isabs``): the consequence
-    only completes the relative path the condition tests, one assignment to it; a containment
-    check refuses, strips or returns instead (poetry's ``_path_to_file_url``, holdout64)."""
+    only completes the relative path the condition tests, one assignment to it; or ``if
+    os.path.isabs(p): ... else: ...`` choosing how to reach the path, absolute or relative to a
+    base, no branch leaving (return, raise, break, continue) and the absolute branch keeping
+    the value as it is. A containment check refuses, strips or returns instead (poetry's
+    ``_path_to_file_url``, holdout64; fs-extra's ``ensureSymlink``, holdout67)."""
     test = node.test
-    if node.orelse or len(node.body) != 1 or not (
-        isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-        and isinstance(test.operand, ast.Call)
-    ):  # fmt: skip
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    call = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+    if not isinstance(call, ast.Call):
         return False
-    call = test.operand
     name = last_name(ast.unparse(call.func))
     if name == "is_absolute" and isinstance(call.func, ast.Attribute):
         tested = ast.unparse(call.func.value)
     elif name == "isabs" and len(call.args) == 1:
         tested = ast.unparse(call.args[0])
     else:
+        return False
+    if node.orelse:
+        absolute = node.orelse if negated else node.body
+        leaves = any(
+            isinstance(n, ast.Return | ast.Raise | ast.Break | ast.Continue)
+            for n in ast.walk(node)
+        )
+        kept = not any(
+            ast.unparse(t) == tested for n in absolute for inner in ast.walk(n)
+            if isinstance(inner, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            for t in (inner.targets if isinstance(inner, ast.Assign) else [inner.target])
+        )
+        return not leaves and kept
+    if not negated or len(node.body) != 1:
         return False
     body = node.body[0]
     targets = body.targets if isinstance(body, ast.Assign) else (
@@ -259,7 +274,46 @@ PATH_ESCAPE_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         ),
         False,
     ),
-    (  # ... but a relative path refused is a check
+    (  # a path reached absolute or relative to a base (fs-extra's `ensureSymlink`, holdout67)
+        "lib/ensure/symlink.js",
+        "async function same(src, dst) {\n  const st = await fs.stat(src)\n  return st\n}\n",
+        (
+            "async function same(src, dst) {\n  let st\n  if (path.isAbsolute(src)) {\n"
+            "    st = await fs.stat(src)\n  } else {\n"
+            "    st = await fs.stat(path.join(path.dirname(dst), src))\n  }\n  return st\n}\n"
+        ),
+        False,
+    ),
+    (
+        "links.py",
+        "def target(src, dst):\n    return os.stat(src)\n",
+        (
+            "def target(src, dst):\n    if os.path.isabs(src):\n        st = os.stat(src)\n"
+            "    else:\n        st = os.stat(os.path.join(os.path.dirname(dst), src))\n"
+            "    return st\n"
+        ),
+        False,
+    ),
+    (  # ... but an absolute path made relative, or one refused in a branch, is a check
+        "extract.js",
+        "function entry(name) {\n  return name\n}\n",
+        (
+            "function entry(name) {\n  if (path.isAbsolute(name)) {\n"
+            "    name = name.slice(1)\n  } else {\n    name = './' + name\n  }\n"
+            "  return name\n}\n"
+        ),
+        True,
+    ),
+    (
+        "links.py",
+        "def target(src):\n    return src\n",
+        (
+            "def target(src):\n    if os.path.isabs(src):\n        raise ValueError(src)\n"
+            "    else:\n        src = os.path.join(ROOT, src)\n    return src\n"
+        ),
+        True,
+    ),
+    (  # ... and a relative path refused is a check
         "store.py",
         "def entry(name):\n    return name\n",
         (
