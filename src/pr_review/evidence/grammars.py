@@ -1349,6 +1349,33 @@ def _assigned(node: Any, data: bytes) -> frozenset[str]:
     return frozenset(" ".join(_text(target, data).split()) for _, target in _assignments(node))
 
 
+_GO_DECLARATIONS = frozenset(
+    {"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "var_spec",
+     "const_spec", "function_declaration", "method_declaration", "type_spec"}
+)  # fmt: skip
+
+
+def go_declared_names(path: str, source: str | None) -> frozenset[str] | None:
+    """The names a Go source declares: struct fields, parameters, variables (``:=`` too),
+    constants, functions, methods and types; None for another language or a source that does
+    not parse."""
+    if language_of(path) != "go":
+        return None
+    parsed = _clean_root(path, source)
+    if parsed is None:
+        return None
+    root, data = parsed
+    out: set[str] = set()
+    for node in _walk(root):
+        if node.type in _GO_DECLARATIONS:
+            out.update(_text(n, data) for n in node.children_by_field_name("name"))
+        elif node.type in {"short_var_declaration", "range_clause"}:
+            left = node.child_by_field_name("left")
+            if left is not None:
+                out.update(_text(n, data) for n in left.named_children if n.type == "identifier")
+    return frozenset(out)
+
+
 def refusing_conditions(
     path: str, source: str | None, refusing_call: Callable[[str], bool]
 ) -> list[RefusingCondition] | None:

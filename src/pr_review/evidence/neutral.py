@@ -105,7 +105,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
         return Neutrality(frozenset(neutral))
     renames = [p for ps in renamed_files.values() for p in ps]
     mapping, problem = _consistent((r.old, r.new) for r in renames)
-    defined = {r.old for r in renames if r.defined}
+    defined = {r.old for r in renames if r.defined} | _declared(mapping, renamed_files, base, head)
     undefined = sorted({r.old for r in renames} - defined)
     if problem is None and undefined:
         problem = f"`{undefined[0]}` is replaced but its definition is not renamed in this PR"
@@ -481,14 +481,17 @@ def _tree_problem(
     head: RepoTree,
     renamed: dict[str, list[Rename]],
 ) -> tuple[str | None, bool]:
-    """An old name still used in the head tree, or a new name already used in the base tree."""
+    """An old name still used in the head tree, or a new name already used in the base tree
+    (for Go names no other package can see, in the renamed files' packages:
+    :func:`_go_packages`)."""
     exts = {extension(p) for p in renamed}
     old_names = _word_regex(mapping)
     new_names = _word_regex({v: k for k, v in mapping.items()})
-    head_hit, head_ok = _first_use(head, exts, old_names)
+    packages = _go_packages(mapping, renamed)
+    head_hit, head_ok = _first_use(head, exts, old_names, packages)
     if head_hit:
         return f"`{head_hit[1]}` is still referenced in {head_hit[0]} after the rename", head_ok
-    base_hit, base_ok = _first_use(base, exts, new_names)
+    base_hit, base_ok = _first_use(base, exts, new_names, packages)
     if base_hit:
         return f"`{base_hit[1]}` already existed in {base_hit[0]} before the rename", base_ok
     return None, head_ok and base_ok
@@ -518,10 +521,44 @@ def _search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return None
 
 
+def _declared(
+    mapping: dict[str, str], renamed: dict[str, list[Rename]], base: RepoTree, head: RepoTree
+) -> set[str]:
+    """The old names whose declaration the PR renames in a Go file the syntax tree reads (a
+    struct field, a parameter, a ``:=`` variable: declarations no keyword precedes): the old
+    name declared in the base file and the new one in the head file."""
+    out: set[str] = set()
+    for path in renamed:
+        old = grammars.go_declared_names(path, base.read(path))
+        new = grammars.go_declared_names(path, head.read(path))
+        if old is not None and new is not None:
+            out.update(k for k, v in mapping.items() if k in old and v in new)
+    return out
+
+
+def _go_packages(
+    mapping: dict[str, str], renamed: dict[str, list[Rename]]
+) -> frozenset[str] | None:
+    """The folders of the renamed files when they are all Go and every name renamed is
+    unexported (a lower-case or ``_`` first letter): Go lets no other package see such a name,
+    so a field or parameter renamed in its package is complete though another package keeps
+    a name spelled the same (golang-migrate's ``databaseName`` field, holdout67); None
+    otherwise (the whole tree is searched)."""
+    names = [*mapping, *mapping.values()]
+    if not all(p.endswith(".go") for p in renamed) or not all(
+        n[:1] == "_" or n[:1].islower() for n in names
+    ):
+        return None
+    return frozenset(str(PurePosixPath(p).parent) for p in renamed)
+
+
 def _first_use(
-    tree: RepoTree, exts: set[str], pattern: re.Pattern[str]
+    tree: RepoTree, exts: set[str], pattern: re.Pattern[str], folders: frozenset[str] | None
 ) -> tuple[tuple[str, str] | None, bool]:
-    paths = sorted(p for p in tree.paths() if extension(p) in exts)
+    paths = sorted(
+        p for p in tree.paths() if extension(p) in exts
+        and (folders is None or str(PurePosixPath(p).parent) in folders)
+    )
     complete = len(paths) <= MAX_TREE_FILES
     paths = paths[:MAX_TREE_FILES]
     for offset in range(0, len(paths), READ_BATCH):
