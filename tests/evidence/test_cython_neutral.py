@@ -29,6 +29,8 @@ _BASE = (
         (_BASE.replace("parser.\n", "parser.\n\n    See the docs.\n"), True),
         (_BASE.replace("bint recover=False", "bint recover=True"), False),
         (_BASE.replace("parse_options | xml", "parse_options & xml"), False),
+        # a compiler directive is a comment that changes what Cython builds (pyyaml's)
+        ("# cython: freethreading_compatible = True\n" + _BASE, False),
     ],
 )
 def test_a_cython_docstring_or_comment_change_is_neutral(head: str, neutral: bool) -> None:

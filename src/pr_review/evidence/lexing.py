@@ -21,9 +21,14 @@ def shorten(text: str, limit: int) -> str:
     one-line reason."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
-PYTHON_LEXED = frozenset({".py", ".pyi", ".pyx", ".pxd", ".pxi"})
+CYTHON_EXTENSIONS = frozenset({".pyx", ".pxd", ".pxi"})
+PYTHON_LEXED = frozenset({".py", ".pyi", *CYTHON_EXTENSIONS})
 """Python, and Cython (``cdef class``, ``<char*>x``: Python's tokenizer reads both), whose
 comments and docstrings :func:`strip_comments` finds with :mod:`tokenize`."""
+CYTHON_DIRECTIVE = re.compile(r"#[ \t]*(?:cython|distutils)[ \t]*:")
+"""A Cython comment that is a compiler directive (``# cython: boundscheck=False``, ``#
+distutils: language = c++``): it changes what Cython builds (pyyaml's ``# cython:
+freethreading_compatible = True``), so :func:`strip_comments` keeps it."""
 _HASH = frozenset(
     {
         ".py",
@@ -170,7 +175,7 @@ def strip_comments(text: str, path: str) -> str:
     """``text`` with comments and docstrings replaced by spaces, newlines kept."""
     ext = extension(path)
     if ext in PYTHON_LEXED:
-        stripped = _strip_python(text)
+        stripped = _strip_python(text, keep=CYTHON_DIRECTIVE if ext in CYTHON_EXTENSIONS else None)
         if stripped is not None:
             return stripped
     pattern = _comment_regex(ext, _is_hash_named(path))
@@ -248,14 +253,17 @@ def _blank_comment(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
 
-def _strip_python(text: str) -> str | None:
-    """Blank comments and statement-level strings (docstrings); None if it does not lex."""
+def _strip_python(text: str, keep: re.Pattern[str] | None = None) -> str | None:
+    """Blank comments (but those ``keep`` matches) and statement-level strings (docstrings);
+    None if it does not lex."""
     lines = text.splitlines(keepends=True)
     spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
     statement_start = True
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING and statement_start):
+            if (
+                tok.type == tokenize.COMMENT and not (keep and keep.match(tok.string))
+            ) or (tok.type == tokenize.STRING and statement_start):
                 spans.append((tok.start, tok.end))
             if tok.type in {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL}:
                 statement_start = True

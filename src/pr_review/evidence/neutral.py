@@ -20,7 +20,7 @@ from typing import NamedTuple
 from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
-from pr_review.evidence.lexing import is_identifier, strip_comments, tokens
+from pr_review.evidence.lexing import CYTHON_EXTENSIONS, is_identifier, strip_comments, tokens
 from pr_review.evidence.pyast import prose_key, same_behaviour, shape_key
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.sources.diff import FileDiff, FileStatus
@@ -139,13 +139,11 @@ def _python_tree_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     return texts is not None and same_behaviour(*texts)
 
 
-CYTHON_EXTENSIONS = frozenset({".pyx", ".pxd", ".pxi"})
-
-
 def _cython_tokens_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
     """A modified Cython file (no syntax tree here) whose code tokens, comments and docstrings
-    blanked by Python's tokenizer (:func:`strip_comments`), are the same on both sides: only
-    text for people or layout changed (lxml's ``XMLParser`` docstring gaining ``huge_tree``)."""
+    blanked by Python's tokenizer (:func:`strip_comments`, which keeps compiler directives),
+    are the same on both sides: only text for people or layout changed (lxml's ``XMLParser``
+    docstring gaining ``huge_tree``)."""
     if extension(f.path) not in CYTHON_EXTENSIONS:
         return False
     texts = _modified_texts(f, base, head)
