@@ -354,6 +354,9 @@ REPOS = {
     "fs-extra": ("jprichardson/node-fs-extra", "javascript", "file system utilities"),
     "migrate": ("golang-migrate/migrate", "go", "database migrations library and CLI"),
     "markupsafe": ("pallets/markupsafe", "python", "HTML escaping of text"),
+    "pino": ("pinojs/pino", "javascript", "JSON logger"),
+    "securecookie": ("gorilla/securecookie", "go", "authenticated and encrypted cookie values"),
+    "flask-wtf": ("pallets-eco/flask-wtf", "python", "forms and CSRF protection for Flask"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
