@@ -29,13 +29,15 @@ Examples (run by the test suite, ``RAW_MARKUP_EXAMPLES``): (path, base, head, ch
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from pr_review.evidence.lexing import shorten
-from pr_review.evidence.markup_escaping import escapes_in
+from pr_review.evidence.markup_escaping import escapes_in, is_escaping
+from pr_review.evidence.pyast import name_of
 from pr_review.evidence.sides import CodeSides, code_sides
 from pr_review.evidence.sinks import MAX_BYTES, hits_of
 from pr_review.rules import SinkCategory, language_of
@@ -122,7 +124,44 @@ class RawSite:
 
 def _code_sites(source: str, language: str) -> list[RawSite]:
     hits = [h for h in hits_of(source, language) if h.category is SinkCategory.RAW_MARKUP]
-    return [RawSite(h.line, h.snippet.strip(), escapes_in(h.code)) for h in hits]
+    return [
+        RawSite(h.line, h.snippet.strip(), escapes_in(h.code)) for h in hits
+        if not (language == "python" and _python_escaped_throughout(h.code))
+    ]
+
+
+def _python_escaped_throughout(code: str) -> bool:
+    """Whether a Python raw-output call (``Markup(...)``, ``mark_safe(...)``) marks only text
+    whose every value passes through an escaping call: ``Markup(f'<meta content="{escape(t)}">')``
+    (flask-wtf's ``csrf_meta_tag``, holdout68) outputs no value unescaped, like a constant
+    marked safe."""
+    try:
+        tree = ast.parse(code.strip(), mode="eval")
+    except SyntaxError:
+        return False
+    call = tree.body
+    if not isinstance(call, ast.Call) or not call.args:
+        return False
+    return all(_escaped(a) for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _escaped(node: ast.expr) -> bool:
+    """A constant, an escaping call, or text built only of those (f-strings, ``+``, ``%``)."""
+    parts: list[ast.expr]
+    match node:
+        case ast.Constant():
+            return True
+        case ast.Call():
+            return is_escaping((name_of(node.func) or "").rsplit(".", 1)[-1])
+        case ast.JoinedStr() | ast.Tuple() | ast.List():
+            parts = list(node.values if isinstance(node, ast.JoinedStr) else node.elts)
+        case ast.FormattedValue():
+            parts = [node.value, *([node.format_spec] if node.format_spec else [])]
+        case ast.BinOp(op=ast.Add() | ast.Mod()):
+            parts = [node.left, node.right]
+        case _:
+            return False
+    return all(_escaped(p) for p in parts)
 
 
 def _template_sites(source: str) -> list[RawSite]:
@@ -256,6 +295,30 @@ RAW_MARKUP_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
         "def br():\n    return ''\n",
         "def br():\n    return mark_safe('<br>')\n",
         False,
+    ),
+    (  # a value escaped throughout, marked safe (flask-wtf's `csrf_meta_tag`, holdout68)
+        "src/flask_wtf/csrf.py",
+        "def meta(name, token):\n    return ''\n",
+        (
+            "def meta(name, token):\n    return Markup(f'<meta name=\"{escape(name)}\" "
+            "content=\"{escape(token)}\">')\n"
+        ),
+        False,
+    ),
+    (  # ... but a value left unescaped beside an escaped one still counts
+        "src/flask_wtf/csrf.py",
+        "def meta(name, token):\n    return ''\n",
+        (
+            "def meta(name, token):\n    return Markup(f'<meta name=\"{name}\" "
+            "content=\"{escape(token)}\">')\n"
+        ),
+        True,
+    ),
+    (  # ... and so does an escape taken from a value marked safe
+        "app/templatetags/tags.py",
+        "def b(x):\n    return Markup(escape(x))\n",
+        "def b(x):\n    return Markup(x)\n",
+        True,
     ),
     (
         "src/ui/list.js",
