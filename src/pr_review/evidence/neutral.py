@@ -91,6 +91,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             or _catalog_equal(f, base, head)
             or _go_mod_comments_equal(f, base, head)
             or _cython_tokens_equal(f, base, head)
+            or _linguist_only(f)
         ):
             neutral.add(f.path)
             continue
@@ -325,6 +326,26 @@ def _go_mod_comments_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     texts = _modified_texts(f, base, head)
     return texts is not None and _go_directives(texts[0]) == _go_directives(texts[1])
+
+
+_LINGUIST_ATTRIBUTE = re.compile(r"^[-!]?linguist-[a-z-]+(?:=\S+)?$")
+
+
+def _linguist_only(f: FileDiff) -> bool:
+    """A ``.gitattributes`` whose changed lines set only GitHub Linguist's attributes
+    (``fuzz/corpus/*.sc linguist-detectable=false``, ``dist/** linguist-generated``): they
+    change how GitHub counts and shows files, nothing git or a build does with them
+    (securecookie's, holdout68). ``text``, ``eol``, ``filter``, ``diff`` or ``export-ignore``
+    still count."""
+    if PurePosixPath(f.path).name != ".gitattributes" or f.binary or not f.patch_available:
+        return False
+    lines = [
+        line.split() for line in (*f.added_texts, *f.removed_texts)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    return bool(lines) and all(
+        len(parts) > 1 and all(_LINGUIST_ATTRIBUTE.match(a) for a in parts[1:]) for parts in lines
+    )
 
 
 def _go_directives(text: str) -> list[str]:
