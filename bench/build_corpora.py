@@ -357,7 +357,9 @@ REPOS = {
     "pino": ("pinojs/pino", "javascript", "JSON logger"),
     "securecookie": ("gorilla/securecookie", "go", "authenticated and encrypted cookie values"),
     "flask-wtf": ("pallets-eco/flask-wtf", "python", "forms and CSRF protection for Flask"),
-    "fast-json-stringify": ("fastify/fast-json-stringify", "javascript", "JSON serializer code generator"),
+    "fast-json-stringify": (
+        "fastify/fast-json-stringify", "javascript", "JSON serializer code generator"
+    ),
     "goth": ("markbates/goth", "go", "OAuth and OpenID login providers"),
     "h2": ("python-hyper/h2", "python", "HTTP/2 protocol state machine"),
 }
