@@ -55,3 +55,21 @@ def test_shell_test_data(
 def test_arguments_callee_in_tests_is_left_to_the_test_run(path: str, kept: bool) -> None:
     finding = RawFinding(path, 125, 125, "eslint/no-caller", "m", VerifierSeverity.ERROR)
     assert (oxlint_kept((finding,)) == (finding,)) is kept
+
+
+@pytest.mark.parametrize(
+    ("rule", "path", "kept"),
+    [
+        # fast-json-stringify's test schemas use JSON Schema's if/then/else (holdout69)
+        ("unicorn/no-thenable", "test/if-then-else.test.js", False),
+        ("unicorn/no-thenable", "src/promise-like.js", True),
+        # its benchmark's worker thread answers through parentPort, which takes no origin
+        ("unicorn/require-post-message-target-origin", "benchmark/bench-thread.js", False),
+        ("unicorn/require-post-message-target-origin", "src/embed.js", True),
+    ],
+)
+def test_thenables_and_worker_messages_in_tests_are_left_to_the_test_run(
+    rule: str, path: str, kept: bool
+) -> None:
+    finding = RawFinding(path, 34, 34, rule, "m", VerifierSeverity.ERROR)
+    assert (oxlint_kept((finding,)) == (finding,)) is kept
