@@ -10,6 +10,7 @@ tree and every new name absent from the base tree (no call site left behind, no 
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -21,7 +22,7 @@ from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
 from pr_review.evidence.lexing import CYTHON_EXTENSIONS, is_identifier, strip_comments, tokens
-from pr_review.evidence.pyast import prose_key, same_behaviour, shape_key
+from pr_review.evidence.pyast import name_of, prose_key, same_behaviour, shape_key
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
@@ -92,6 +93,7 @@ def analyse(files: Sequence[FileDiff], base: RepoTree, head: RepoTree) -> Neutra
             or _go_mod_comments_equal(f, base, head)
             or _cython_tokens_equal(f, base, head)
             or _linguist_only(f)
+            or _setup_metadata_equal(f, base, head)
         ):
             neutral.add(f.path)
             continue
@@ -326,6 +328,48 @@ def _go_mod_comments_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
         return False
     texts = _modified_texts(f, base, head)
     return texts is not None and _go_directives(texts[0]) == _go_directives(texts[1])
+
+
+SETUP_METADATA = frozenset(
+    {"url", "download_url", "project_urls", "author", "author_email", "maintainer",
+     "maintainer_email", "description", "long_description", "long_description_content_type",
+     "license", "keywords", "classifiers", "platforms"}
+)  # fmt: skip
+"""``setup()`` arguments that only describe the project on its index page: no installation
+reads them (dependencies, packages, entry points and ``python_requires`` still count)."""
+
+
+def _setup_metadata_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
+    """A ``setup.py`` whose syntax tree is the same once the values of its ``setup()``
+    call's descriptive arguments (:data:`SETUP_METADATA`) are set aside: h2's project URL
+    renamed with the repository (holdout69) changed no installation."""
+    if PurePosixPath(f.path).name != "setup.py":
+        return False
+    texts = _modified_texts(f, base, head)
+    if texts is None:
+        return False
+    keys = [_setup_key(text) for text in texts]
+    return keys[0] is not None and keys[0] == keys[1]
+
+
+def _setup_key(source: str) -> str | None:
+    """The dump of ``source``'s tree with docstrings and the descriptive ``setup()`` arguments'
+    values blanked; None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and name_of(node.func) in {"setup", "setuptools.setup"}:
+            for keyword in node.keywords:
+                if keyword.arg in SETUP_METADATA:
+                    keyword.value = ast.Constant(None)
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
+            body[0].value, ast.Constant
+        ) and isinstance(body[0].value.value, str):
+            body[0] = ast.Pass()
+    return ast.dump(tree)
 
 
 _LINGUIST_ATTRIBUTE = re.compile(r"^[-!]?linguist-[a-z-]+(?:=\S+)?$")
