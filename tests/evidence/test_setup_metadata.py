@@ -30,7 +30,7 @@ _BASE = (
         # what an installation reads
         (_BASE.replace("<7'", "<8'"), False),
         (_BASE.replace("where='src'", "where='lib'"), False),
-        (_BASE.replace("    name='h2',\n", "    name='h2',\n    python_requires='>=3.9',\n"), False),
+        (_BASE.replace("name='h2',\n", "name='h2',\n    python_requires='>=3.9',\n"), False),
     ],
 )
 def test_setup_metadata_only_is_neutral(head: str, neutral: bool) -> None:
