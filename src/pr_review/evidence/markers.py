@@ -220,16 +220,19 @@ def marker_factors(
     """One red factor, at the first function testing for a marker whose decisions the PR
     changes."""
     sides = Sides(files, base, head)
+    same: dict[Marker, bool] = {}
     for f in files:
         if f.binary or not f.patch_available or classify(f.path) is not PathKind.CODE:
             continue
-        found = _changed(f, sides)
+        found = _changed(f, sides, same)
         if found is not None:
             return [found]
     return []
 
 
-def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
+def _changed(f: FileDiff, sides: Sides, same: dict[Marker, bool]) -> RiskFactor | None:
+    """The marker factor of the first function of ``f`` testing for a marker whose decisions
+    change; ``same`` holds :func:`_same_tests` per marker, read once per PR."""
     old_path = f.old_path or f.path
     old_source = None if f.status is FileStatus.ADDED else sides.source("base", old_path)
     new_source = None if f.status is FileStatus.DELETED else sides.source("head", f.path)
@@ -246,9 +249,13 @@ def _changed(f: FileDiff, sides: Sides) -> RiskFactor | None:
             marker, helper = _through_helper(changed, sides, (old_path, f.path))
         if marker is None and _resolved_prefix_test(raw, found, f, sides):
             marker = RESOLVED_CONTAINMENT
-        if marker is None or (marker.own_check and helper is None
-                                  and _same_tests(sides, marker)):
+        if marker is None:
             continue
+        if marker.own_check and helper is None:
+            if marker not in same:
+                same[marker] = _same_tests(sides, marker)
+            if same[marker]:
+                continue
         decides = marker.decides if helper is None else (
             f"calls `{helper}` in a condition the PR adds, removes or rewrites, and `{helper}` "
             + marker.decides
@@ -272,13 +279,15 @@ def _same_tests(sides: Sides, marker: Marker) -> bool:
     tests = []
     for side in ("base", "head"):
         found: Counter[str] = Counter()
-        for path, scope in (p for named in sides.functions(side).values() for p in named):
+        paths = dict.fromkeys(p for named in sides.functions(side).values() for p, _ in named)
+        for path in paths:
             parsed = sides.parsed(side, path)
-            if scope not in parsed.top:
-                continue
             constants = module_strings(path, sides.source(side, path))
-            atoms = _expanded(parsed.atoms_at(scope), constants)
-            found.update(a for a in atoms if a.startswith("check ") and marker.pattern.search(a))
+            for scope in parsed.top:  # a top-level scope's decisions hold its nested ones'
+                atoms = _expanded(parsed.atoms_at(scope), constants)
+                found.update(
+                    a for a in atoms if a.startswith("check ") and marker.pattern.search(a)
+                )
         tests.append(found)
     return tests[0] == tests[1]
 

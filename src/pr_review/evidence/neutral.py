@@ -22,7 +22,14 @@ from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
 from pr_review.evidence.lexing import CYTHON_EXTENSIONS, is_identifier, strip_comments, tokens
-from pr_review.evidence.pyast import name_of, prose_key, same_behaviour, shape_key
+from pr_review.evidence.pyast import (
+    behaviour_tree,
+    canonical_dump,
+    name_of,
+    prose_key,
+    same_behaviour,
+    shape_key,
+)
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
@@ -353,23 +360,17 @@ def _setup_metadata_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
 
 
 def _setup_key(source: str) -> str | None:
-    """The dump of ``source``'s tree with docstrings and the descriptive ``setup()`` arguments'
-    values blanked; None when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    """The dump of ``source``'s tree without docstrings (:func:`behaviour_tree`) and with the
+    descriptive ``setup()`` arguments' values blanked; None when it does not parse."""
+    tree = behaviour_tree(source)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and name_of(node.func) in {"setup", "setuptools.setup"}:
             for keyword in node.keywords:
                 if keyword.arg in SETUP_METADATA:
                     keyword.value = ast.Constant(None)
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
-            body[0].value, ast.Constant
-        ) and isinstance(body[0].value.value, str):
-            body[0] = ast.Pass()
-    return ast.dump(tree)
+    return canonical_dump(tree)
 
 
 _LINGUIST_ATTRIBUTE = re.compile(r"^[-!]?linguist-[a-z-]+(?:=\S+)?$")

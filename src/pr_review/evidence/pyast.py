@@ -53,13 +53,23 @@ def _without_docstrings(tree: ast.Module) -> ast.Module:
     return tree
 
 
-def behaviour_key(source: str) -> str | None:
-    """A canonical dump of ``source``'s tree without docstrings, or None when it does not
-    parse (or is too large to parse within budget)."""
+def behaviour_tree(source: str) -> ast.Module | None:
+    """``source``'s own tree (a fresh parse, the caller's to change) without docstrings, or
+    None when it does not parse (or is too large to parse within budget)."""
     tree = _parse(source)
-    if tree is None:
-        return None
-    return ast.dump(_without_docstrings(tree), annotate_fields=False, include_attributes=False)
+    return None if tree is None else _without_docstrings(tree)
+
+
+def behaviour_key(source: str) -> str | None:
+    """A canonical dump of ``source``'s tree without docstrings (:func:`behaviour_tree`), or
+    None when it does not parse."""
+    tree = behaviour_tree(source)
+    return None if tree is None else canonical_dump(tree)
+
+
+def canonical_dump(tree: ast.AST) -> str:
+    """A dump of ``tree`` that leaves out field names and positions: equal for equal code."""
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
 def prose_key(source: str, is_prose: Callable[[str, str], bool]) -> str | None:
@@ -78,7 +88,7 @@ def prose_key(source: str, is_prose: Callable[[str, str], bool]) -> str | None:
                     continue
                 if isinstance(leaf.value, str) and is_prose(name, leaf.value):
                     leaf.value = "<prose>"
-    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+    return canonical_dump(tree)
 
 
 def _bindings(node: ast.AST) -> Iterator[tuple[str, ast.expr]]:
@@ -123,7 +133,7 @@ def shape_key(source: str) -> str | None:
                 setattr(node, name, "_")
             elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
                 setattr(node, name, ["_"] * len(value))  # global/nonlocal names
-    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+    return canonical_dump(tree)
 
 
 def same_behaviour(old: str, new: str) -> bool:
@@ -274,17 +284,13 @@ def _scoped_walk(tree: ast.AST) -> list[tuple[str, ast.AST]]:
     return out
 
 
-def _dump(node: ast.AST) -> str:
-    return ast.dump(node, annotate_fields=False, include_attributes=False)
-
-
 def _guarded_statements(source: str) -> dict[int, set[str]]:
     """Each ``except`` handler's line -> the statements its ``try`` protects (dumped)."""
     tree = _parse(source)
     out: dict[int, set[str]] = {}
     for _, node in _scoped_walk(tree) if tree is not None else []:
         if isinstance(node, ast.Try | ast.TryStar):
-            body = {_dump(stmt) for stmt in node.body}
+            body = {canonical_dump(stmt) for stmt in node.body}
             for handler in node.handlers:
                 out[handler.lineno] = body
     return out
@@ -296,7 +302,7 @@ def _statements(source: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for scope, node in _scoped_walk(tree) if tree is not None else []:
         if isinstance(node, ast.stmt):
-            out.setdefault(scope, set()).add(_dump(node))
+            out.setdefault(scope, set()).add(canonical_dump(node))
     return out
 
 

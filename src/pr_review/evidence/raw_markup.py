@@ -37,7 +37,7 @@ from pathlib import PurePosixPath
 
 from pr_review.evidence.lexing import shorten
 from pr_review.evidence.markup_escaping import escapes_in, is_escaping
-from pr_review.evidence.pyast import name_of
+from pr_review.evidence.pyast import name_of, silenced
 from pr_review.evidence.sides import CodeSides, code_sides
 from pr_review.evidence.sinks import MAX_BYTES, hits_of
 from pr_review.rules import SinkCategory, language_of
@@ -136,8 +136,9 @@ def _python_escaped_throughout(code: str) -> bool:
     (flask-wtf's ``csrf_meta_tag``, holdout68) outputs no value unescaped, like a constant
     marked safe."""
     try:
-        tree = ast.parse(code.strip(), mode="eval")
-    except SyntaxError:
+        with silenced():  # invalid escapes in the PR's code are its business
+            tree = ast.parse(code.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
         return False
     call = tree.body
     if not isinstance(call, ast.Call) or not call.args:
