@@ -362,6 +362,9 @@ REPOS = {
     ),
     "goth": ("markbates/goth", "go", "OAuth and OpenID login providers"),
     "h2": ("python-hyper/h2", "python", "HTTP/2 protocol state machine"),
+    "simple-git": ("steveukx/git-js", "typescript", "git command-line wrapper"),
+    "webauthn": ("go-webauthn/webauthn", "go", "WebAuthn relying-party library"),
+    "pysaml2": ("IdentityPython/pysaml2", "python", "SAML 2.0 identity and service provider"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
