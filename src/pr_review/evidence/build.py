@@ -39,6 +39,7 @@ from pr_review.evidence.neutral import Neutrality, analyse
 from pr_review.evidence.origin_checks import origin_check_factors
 from pr_review.evidence.oversize import blocker, budgeted, oversize
 from pr_review.evidence.path_escapes import path_escape_factors
+from pr_review.evidence.randomness import randomness_factors
 from pr_review.evidence.raw_markup import raw_markup_factors
 from pr_review.evidence.related_tests import related_tests
 from pr_review.evidence.risk import RiskInputs, assess
@@ -75,7 +76,8 @@ STRUCTURE_READERS: tuple[StructureReader, ...] = (
     guard_factors, input_flow_factors, limit_factors, backtracking_factors,
     name_list_factors, line_break_factors, path_escape_factors, origin_check_factors,
     validation_regex_factors, marker_factors, markup_escaping_factors, quoted_escaping_factors,
-    raw_markup_factors, entity_escaping_factors, log_quoting_factors, sink_factors,
+    raw_markup_factors, entity_escaping_factors, log_quoting_factors, randomness_factors,
+    sink_factors,
 )
 """The readers of a PR's code on both sides' syntax trees (after the security-scope reader,
 which also needs the code paths), in the order their factors are listed."""

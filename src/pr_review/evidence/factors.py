@@ -20,6 +20,7 @@ from pr_review.evidence import (
     name_lists,
     origin_checks,
     path_escapes,
+    randomness,
     raw_markup,
     security_scope,
     validation_regexes,
@@ -44,7 +45,7 @@ def known_factors() -> frozenset[str]:
         *name_lists.FACTORS, entity_escapes.FACTOR, guards.FACTOR, guards.ACCESS_FACTOR,
         guards.ADDED_FACTOR, input_flows.FACTOR, limits.FACTOR, line_breaks.FACTOR,
         log_quoting.FACTOR, markup_escaping.FACTOR, origin_checks.FACTOR,
-        path_escapes.FACTOR, raw_markup.FACTOR, security_scope.FACTOR,
+        path_escapes.FACTOR, randomness.FACTOR, raw_markup.FACTOR, security_scope.FACTOR,
         security_scope.CHECK_FACTOR,
         validation_regexes.FACTOR,
     }

@@ -1355,6 +1355,23 @@ _GO_DECLARATIONS = frozenset(
 )  # fmt: skip
 
 
+def go_import_paths(path: str, source: str | None) -> list[tuple[int, str]] | None:
+    """The packages a Go source imports, each with the 1-based line of its import spec
+    (``import "crypto/rand"``, ``mrand "math/rand"`` in a list); None when ``path`` is no Go
+    source or it does not parse."""
+    parsed = _js_or_go_root(path, source) if language_of(path) == "go" else None
+    if parsed is None:
+        return None
+    root, data, _ = parsed
+    out: list[tuple[int, str]] = []
+    for node in _walk(root):
+        if node.type == "import_spec":
+            value = _go_string(node.child_by_field_name("path"), data)
+            if value is not None:
+                out.append((node.start_point[0] + 1, value))
+    return out
+
+
 def go_declared_names(path: str, source: str | None) -> frozenset[str] | None:
     """The names a Go source declares: struct fields, parameters, variables (``:=`` too),
     constants, functions, methods and types; None for another language or a source that does

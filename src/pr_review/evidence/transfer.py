@@ -12,12 +12,13 @@ a function testing input for an attack marker (`..`, a script URL scheme, `__pro
 decisions change (path traversal, script-URL XSS, prototype pollution);
 an escape of markup changed (an escaping call put around or taken from a value of HTML
 markup, or an HTML character reference such as `'&lt;'` added to or removed from the code);
-TLS, cookie, hashing or crypto settings weakened; CI trust widened; dependency sources
-changed; destructive migrations; money or payment logic (the product's spec makes payments
-red: payment, refund, amount, price... words on at least two changed code lines; word-keyed,
-measured rare: one case in about 1,000 real PRs, a published fix); a shared store read then
-written non-atomically; a security advisory the PR cites; a reviewer's corroborated critical
-security finding; the repository's own overrides.
+TLS, cookie, hashing or crypto settings weakened; a file's random source swapped between a
+predictable generator and a cryptographic one (guessable tokens and nonces); CI trust widened;
+dependency sources changed; destructive migrations; money or payment logic (the product's spec
+makes payments red: payment, refund, amount, price... words on at least two changed code
+lines; word-keyed, measured rare: one case in about 1,000 real PRs, a published fix); a shared
+store read then written non-atomically; a security advisory the PR cites; a reviewer's
+corroborated critical security finding; the repository's own overrides.
 
 Factors keyed to a name, a count or generic code contribute yellow at most (:data:`YELLOW_AT_MOST`,
 each with why and an example of what raised it red before). They are kept in the pack, named,
