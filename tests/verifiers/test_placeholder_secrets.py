@@ -13,6 +13,7 @@ from pr_review.verifiers.secrets import (
     block_scalar,
     looks_like_placeholder,
     loopback_settings,
+    names_a_resource,
     names_a_setting,
     names_itself,
     public_pem_lines,
@@ -94,9 +95,14 @@ def test_a_jwt_is_a_fixture_in_tests_and_docs_only(path: str, severity: Verifier
         ("tests/test_advisory.py", VerifierSeverity.INFO),
         ("docs/tls.md", VerifierSeverity.ERROR),
         ("deploy/server.pem", VerifierSeverity.ERROR),
+        ("examples/gevent/localhost.key", VerifierSeverity.INFO),  # h2's example server
+        ("example/idp2/pki/mykey.pem", VerifierSeverity.INFO),  # pysaml2's example IdP
+        ("src/example/server.pem", VerifierSeverity.ERROR),  # not a top-level example folder
     ],
 )
-def test_a_private_key_is_a_fixture_in_tests_only(path: str, severity: VerifierSeverity) -> None:
+def test_a_private_key_is_a_fixture_in_tests_and_examples_only(
+    path: str, severity: VerifierSeverity
+) -> None:
     finding = _finding(path, 1, {"private_key"}, set(), "-----BEGIN")
     assert finding.severity is severity
 
@@ -306,6 +312,11 @@ def test_an_entropy_guess_in_a_fixtures_folder_is_information() -> None:
         ('    WRONG_PASSWORD: "Wrong Password",', True),
         ('INVALID_PASS_PARAM: "Incompatible password parameter",', False),  # other words
         ('adminPassword = "admin password 7"', False),  # a word the name lacks
+        # pysaml2 (holdout70): an attribute map's entry whose value is its key
+        ('        DEF + "userPassword": "userPassword",', True),
+        ("    'secretary': 'secretary',", True),
+        ('        "password": "hunter2hunter2",', False),  # a key, then another value
+        ('    "s3cr3tP4ss" == "s3cr3tP4ss"', False),  # the same value twice is no entry
     ],
 )
 def test_a_keyword_guess_whose_value_is_its_own_name_is_information(
@@ -315,6 +326,28 @@ def test_a_keyword_guess_whose_value_is_its_own_name_is_information(
     finding = _finding("wagtail/models/view_restrictions.py", 16, set(), {"Secret Keyword"}, line)
     assert ("the name it is assigned to" in finding.message) is itself
     if itself:
+        assert finding.severity is VerifierSeverity.INFO
+
+
+@pytest.mark.parametrize(
+    ("line", "resource"),
+    [
+        # pysaml2 (holdout70): SAML authentication context classes
+        ('PASSWORD = "urn:oasis:names:tc:SAML:2.0:ac:classes:Password"', True),
+        ("AUTHN_PASSWORD_PROTECTED = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PPT'", True),
+        ('token_type = "urn:ietf:params:oauth:token-type:jwt"', True),
+        ('password = "urn"', False),
+        ('secret = "urnSecret9f8a7b6c5d4e"', False),  # no namespace: a value
+        ('password = "urn:x:hunter2", token = "hunter2hunter2"', False),  # one value is no URN
+    ],
+)
+def test_a_keyword_guess_on_a_uniform_resource_name_is_information(
+    line: str, resource: bool
+) -> None:
+    assert names_a_resource(line) is resource
+    finding = _finding("src/saml2/saml.py", 93, set(), {"Secret Keyword"}, line)
+    assert ("uniform resource name" in finding.message) is resource
+    if resource:
         assert finding.severity is VerifierSeverity.INFO
 
 

