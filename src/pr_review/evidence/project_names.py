@@ -38,15 +38,18 @@ _VERSION_SUFFIX = re.compile(r"^v\d+$")
 def names_word(name: str, word: str) -> bool:
     """Whether the project name ``name`` holds the scope word ``word``: one of its parts
     (split on anything not a letter or digit) is the word or starts or ends with it
-    (``follow-redirects`` holds ``redirect``, ``pyjwt`` ``jwt``, ``authlib`` ``auth``), or it
-    holds the word's singular (``cookie`` holds ``cookies``)."""
+    (``follow-redirects`` holds ``redirect``, ``pyjwt`` ``jwt``, ``authlib`` ``auth``), also
+    once a version number at its end is set aside (``pysaml2`` holds ``saml``, ``oauth2``
+    ``oauth``), or it holds the word's singular (``cookie`` holds ``cookies``)."""
     singular = word[:-1] if word.endswith("s") else ""
+    parts = {
+        form
+        for part in re.split(r"[^a-z0-9]+", name.lower())
+        for form in (part, part.rstrip("0123456789"))
+    }
     return any(
         len(w) >= _MIN_WORD
-        and any(
-            part == w or part.startswith(w) or part.endswith(w)
-            for part in re.split(r"[^a-z0-9]+", name.lower())
-        )
+        and any(part == w or part.startswith(w) or part.endswith(w) for part in parts)
         for w in (word, singular)
     )
 
@@ -137,6 +140,9 @@ NAME_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
     ("csrf", "csrf", True),
     ("PyJWT", "jwt", True),
     ("Authlib", "auth", True),
+    ("pysaml2", "saml", True),  # a version number at the name's end set aside (holdout70)
+    ("oauth2", "oauth", True),
+    ("h2", "http", False),
     ("express-session", "session", True),
     ("tough-cookie", "cookies", True),
     ("token", "tokens", True),
