@@ -365,6 +365,9 @@ REPOS = {
     "simple-git": ("steveukx/git-js", "typescript", "git command-line wrapper"),
     "webauthn": ("go-webauthn/webauthn", "go", "WebAuthn relying-party library"),
     "pysaml2": ("IdentityPython/pysaml2", "python", "SAML 2.0 identity and service provider"),
+    "fastify-static": ("fastify/fastify-static", "javascript", "static file serving plugin"),
+    "oauth2-proxy": ("oauth2-proxy/oauth2-proxy", "go", "OAuth2 authenticating reverse proxy"),
+    "django-axes": ("jazzband/django-axes", "python", "login-failure lockout for Django"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
