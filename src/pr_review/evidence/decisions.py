@@ -110,6 +110,15 @@ GO_ERROR_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)?Err[A-Z0-9]\w*\.")
 ST1012): it words or wraps the error returned, as ``fmt.Errorf`` does, and decides nothing."""
 
 
+ERROR_CONSTRUCTOR = re.compile(r"^(?:[A-Za-z_$][\w$]*\.)*(?:[A-Z][\w$]*)?(?:Error|Exception)$")
+"""An error value built outside a throw or raise (``const err = new Error(msg); err.statusCode
+= 400; throw err``, ``callback(new TypeError(...))``, Python's ``exc = ValueError(msg)``): its
+class and its words word the refusal; the throw, the callback or the return that hands it on
+decide (fastify-static moving its errors to ``@fastify/error`` codes, ``throw new
+FST_STATIC_INVALID_REDIRECT_URL(url)``, was a redirect function deciding differently, held out
+on holdout71). A thrown or raised error still counts by what is thrown."""
+
+
 def is_skipped_call(callee: str) -> bool:
     """A message (``fmt.Errorf(...)``, ``logger.warning(...)``, ``"{}".format(x)``), an
     ordering (``sorted(xs, key=...)``, ``sort.Slice(xs, less)``) or a trace record
@@ -381,7 +390,7 @@ def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[
         callee = ast.unparse(current.func) if isinstance(current, ast.Call) else ""
         if callee in _TYPING_CALLS:
             continue  # cast(T, x): a typing statement, no decision
-        if callee and is_skipped_call(callee):
+        if callee and (is_skipped_call(callee) or ERROR_CONSTRUCTOR.match(callee)):
             continue  # the wording of an error or a log line, the order of a list
         if callee in six:
             continue  # b("x"): the literal b"x" spelled for Python 2
@@ -545,7 +554,7 @@ class SourceDecisions:
         else:
             self._tree = grammars.parse(path, source)
             self._top = [] if self._tree is None else self._tree.scopes
-            self._error_value = GO_ERROR_VALUE if path.endswith(".go") else None
+            self._error_value = GO_ERROR_VALUE if path.endswith(".go") else ERROR_CONSTRUCTOR
 
     @property
     def top(self) -> list[Scope]:
@@ -995,6 +1004,52 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # an error value built, then thrown, reworded as an error code (fastify-static, holdout71)
+        "redirect.js",
+        (
+            "function getRedirectUrl (url) {\n  try { return parse(url) } catch {\n"
+            "    const err = new Error(`Invalid redirect URL: ${url}`)\n"
+            "    err.statusCode = 400\n    throw err\n  }\n}\n"
+        ),
+        (
+            "function getRedirectUrl (url) {\n  try { return parse(url) } catch {\n"
+            "    throw new FST_STATIC_INVALID_REDIRECT_URL(url)\n  }\n}\n"
+        ),
+        False,
+    ),
+    (  # ... and handed to a callback in other words
+        "auth.js",
+        (
+            "function verify (t, cb) {\n  if (!t) return cb(new TypeError('no token'))\n"
+            "  cb(null)\n}\n"
+        ),
+        (
+            "function verify (t, cb) {\n  if (!t) return cb(new AuthError(errors.NO_TOKEN))\n"
+            "  cb(null)\n}\n"
+        ),
+        False,
+    ),
+    (  # ... but a refusal added where none was is a decision
+        "auth.js",
+        "function verify (t, cb) {\n  cb(null)\n}\n",
+        (
+            "function verify (t, cb) {\n  if (!t) return cb(new TypeError('no token'))\n"
+            "  cb(null)\n}\n"
+        ),
+        True,
+    ),
+    (  # Python: an exception built to raise later words the refusal
+        "auth.py",
+        (
+            "def verify_token(t):\n    if not t:\n        exc = ValueError('no token')\n"
+            "        raise exc\n"
+        ),
+        (
+            "def verify_token(t):\n    if not t:\n        exc = TokenError(Messages.NO_TOKEN)\n"
+            "        raise exc\n"
+        ),
+        False,
+    ),
     (  # a nil-safe accessor's default decides nothing (go-crypto's Config getters, holdout62)
         "config.go",
         "func (c *Config) Hash() crypto.Hash {\n\treturn c.DefaultHash\n}\n",
