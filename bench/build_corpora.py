@@ -368,6 +368,9 @@ REPOS = {
     "fastify-static": ("fastify/fastify-static", "javascript", "static file serving plugin"),
     "oauth2-proxy": ("oauth2-proxy/oauth2-proxy", "go", "OAuth2 authenticating reverse proxy"),
     "django-axes": ("jazzband/django-axes", "python", "login-failure lockout for Django"),
+    "passport": ("jaredhanson/passport", "javascript", "authentication middleware"),
+    "pkgz-auth": ("go-pkgz/auth", "go", "OAuth and JWT authentication service"),
+    "flask-login": ("maxcountryman/flask-login", "python", "user session management for Flask"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
