@@ -519,6 +519,40 @@ def test_a_secret_the_base_file_already_holds_is_not_new(value: str, red: bool) 
     assert ("secrets:red" in factors) is red
 
 
+_MIGRATION = (
+    "from django.db import migrations\n\n\ndef dedupe(apps, schema_editor):\n    pass\n\n\n"
+    "class Migration(migrations.Migration):\n    operations = [\n{op}    ]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "red"),
+    [
+        # django-axes (holdout71): made reversible, the forward operation the same
+        ("        migrations.RunPython(dedupe),\n",
+         ("        migrations.RunPython(\n"
+          "            dedupe, reverse_code=migrations.RunPython.noop\n        ),\n"), False),
+        ("        migrations.RunSQL('DELETE FROM t'),\n",
+         "        migrations.RunSQL('DELETE FROM t', 'SELECT 1'),\n", False),
+        # what runs forward changed
+        ("        migrations.RunPython(migrations.RunPython.noop),\n",
+         "        migrations.RunPython(dedupe, reverse_code=noop),\n", True),
+        ("    migrations.RunSQL('SELECT 1'),\n", "    migrations.RunSQL('DELETE FROM t'),\n", True),
+    ],
+)  # fmt: skip
+def test_a_migration_changed_only_in_how_it_is_undone_is_no_data_migration_change(
+    before: str, after: str, red: bool
+) -> None:
+    path = "app/migrations/0007_dedupe.py"
+    old, new = _MIGRATION.format(op=before), _MIGRATION.format(op=after)
+    _, factors = _risk(
+        files=[file_diff(path, after.splitlines(), before.splitlines(), start=11)],
+        base={path: old},
+        head={path: new},
+    )
+    assert ("migration:red" in factors) is red, factors
+
+
 # -- TLS and crypto parameters ---------------------------------------------------------------
 
 

