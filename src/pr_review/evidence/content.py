@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pr_review.evidence.lexing import strip_comments, strip_strings
-from pr_review.evidence.pyast import behaviour_tree, canonical_dump, name_of, typing_only_lines
+from pr_review.evidence.pyast import reduced_key, typing_only_lines
 from pr_review.evidence.rules import CATEGORIES, Category
 from pr_review.evidence.scan import Block, Hit, block, combine, hits
 from pr_review.evidence.triggers import lines_holding
@@ -205,17 +205,13 @@ def _reverse_only(scan: FileScan, old: str, new: str) -> bool:
     ``reverse_code=migrations.RunPython.noop`` was red, read on holdout71)."""
     if DATA_MIGRATION not in scan.added and DATA_MIGRATION not in scan.removed:
         return False
-    keys = []
-    for source in (old, new):
-        tree = behaviour_tree(source)
-        if tree is None:
-            return False
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and name_of(node.func) in _REVERSIBLE_OPERATIONS:
-                node.args = node.args[:1]
-                node.keywords = [k for k in node.keywords if k.arg not in _REVERSE_KEYWORDS]
-        keys.append(canonical_dump(tree))
-    return keys[0] == keys[1]
+    keys = [reduced_key(source, _REVERSIBLE_OPERATIONS, _forward_only) for source in (old, new)]
+    return keys[0] is not None and keys[0] == keys[1]
+
+
+def _forward_only(call: ast.Call) -> None:
+    call.args = call.args[:1]
+    call.keywords = [k for k in call.keywords if k.arg not in _REVERSE_KEYWORDS]
 
 
 def _without_known_secrets(scan: FileScan, f: FileDiff, base_text: str | None) -> FileScan:

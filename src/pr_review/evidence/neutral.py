@@ -22,14 +22,7 @@ from pr_review import yamlfiles
 from pr_review.evidence import grammars
 from pr_review.evidence.catalogs import CATALOG_EXTENSIONS, same_catalog
 from pr_review.evidence.lexing import CYTHON_EXTENSIONS, is_identifier, strip_comments, tokens
-from pr_review.evidence.pyast import (
-    behaviour_tree,
-    canonical_dump,
-    name_of,
-    prose_key,
-    same_behaviour,
-    shape_key,
-)
+from pr_review.evidence.pyast import prose_key, reduced_key, same_behaviour, shape_key
 from pr_review.evidence.scopes import PYTHON_EXTENSIONS
 from pr_review.sources.diff import FileDiff, FileStatus
 from pr_review.sources.model import RepoTree
@@ -360,17 +353,19 @@ def _setup_metadata_equal(f: FileDiff, base: RepoTree, head: RepoTree) -> bool:
 
 
 def _setup_key(source: str) -> str | None:
-    """The dump of ``source``'s tree without docstrings (:func:`behaviour_tree`) and with the
-    descriptive ``setup()`` arguments' values blanked; None when it does not parse."""
-    tree = behaviour_tree(source)
-    if tree is None:
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and name_of(node.func) in {"setup", "setuptools.setup"}:
-            for keyword in node.keywords:
-                if keyword.arg in SETUP_METADATA:
-                    keyword.value = ast.Constant(None)
-    return canonical_dump(tree)
+    """The dump of ``source``'s tree without docstrings and with the descriptive ``setup()``
+    arguments' values blanked; None when it does not parse."""
+    return reduced_key(source, _SETUP_CALLS, _blank_metadata)
+
+
+_SETUP_CALLS = frozenset({"setup"})
+"""``setup(...)`` and ``setuptools.setup(...)``, by the call's last name."""
+
+
+def _blank_metadata(call: ast.Call) -> None:
+    for keyword in call.keywords:
+        if keyword.arg in SETUP_METADATA:
+            keyword.value = ast.Constant(None)
 
 
 _LINGUIST_ATTRIBUTE = re.compile(r"^[-!]?linguist-[a-z-]+(?:=\S+)?$")

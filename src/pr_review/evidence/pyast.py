@@ -67,6 +67,21 @@ def behaviour_key(source: str) -> str | None:
     return None if tree is None else canonical_dump(tree)
 
 
+def reduced_key(
+    source: str, callees: frozenset[str], reduce: Callable[[ast.Call], None]
+) -> str | None:
+    """:func:`behaviour_key` with every call whose last name is in ``callees`` first handed
+    to ``reduce``, which sets some of its arguments aside (``setup()``'s descriptive
+    metadata, a migration operation's reverse); None when ``source`` does not parse."""
+    tree = behaviour_tree(source)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and name_of(node.func) in callees:
+            reduce(node)
+    return canonical_dump(tree)
+
+
 def canonical_dump(tree: ast.AST) -> str:
     """A dump of ``tree`` that leaves out field names and positions: equal for equal code."""
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
