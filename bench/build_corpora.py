@@ -371,6 +371,9 @@ REPOS = {
     "passport": ("jaredhanson/passport", "javascript", "authentication middleware"),
     "pkgz-auth": ("go-pkgz/auth", "go", "OAuth and JWT authentication service"),
     "flask-login": ("maxcountryman/flask-login", "python", "user session management for Flask"),
+    "xml-crypto": ("node-saml/xml-crypto", "javascript", "XML digital signatures and encryption"),
+    "go-oauth2": ("go-oauth2/oauth2", "go", "OAuth 2.0 authorization server library"),
+    "flask-jwt-extended": ("vimalloc/flask-jwt-extended", "python", "JWT authentication for Flask"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
