@@ -474,6 +474,46 @@ def test_a_null_prototype_object_for_parsed_input_is_red() -> None:
     assert "Object.create(null)" in factors["sink-object-key:red"].why
 
 
+_LOGIN = (
+    "exports.logIn = function (req, user, done) {\n"
+    "  req.session.passport = { user: user.id }\n"
+    "  done()\n"
+    "}\n"
+)
+_ROTATED = (
+    "exports.logIn = function (req, user, done) {\n"
+    "  req.session.regenerate(function (err) {\n"
+    "    if (err) return done(err)\n"
+    "    req.session.passport = { user: user.id }\n"
+    "    done()\n"
+    "  })\n"
+    "}\n"
+)
+
+
+def _session_risk(base: str, head: str) -> tuple[Lane, dict[str, RiskFactor]]:
+    old, new = base.splitlines(), head.splitlines()
+    return _risk(
+        files=[file_diff("lib/sessionmanager.js", [n for n in new if n not in old],
+                         [o for o in old if o not in new], start=2)],
+        base={"lib/sessionmanager.js": base}, head={"lib/sessionmanager.js": head},
+    )  # fmt: skip
+
+
+def test_a_session_regenerated_on_login_is_red_either_way() -> None:
+    # Shape of passport 0.6.0 (CVE-2022-25896): the session fixation fix, and its revert.
+    for base, head in ((_LOGIN, _ROTATED), (_ROTATED, _LOGIN)):
+        lane, factors = _session_risk(base, head)
+        assert lane is Lane.RED
+        assert "req.session.regenerate" in factors["sink-session-rotation:red"].why
+
+
+def test_an_edit_inside_the_regenerate_callback_is_no_rotation_change() -> None:
+    head = _ROTATED.replace("user: user.id", "user: user.id, at: Date.now()")
+    _, factors = _session_risk(_ROTATED, head)
+    assert not any(k.startswith("sink-session-rotation") for k in factors)
+
+
 _TUS_UPLOAD = (
     "package h\n\nfunc patch(f *os.File, r *http.Request, remaining int64) error {\n"
     "\t_, err := io.Copy(f, r.Body)\n\treturn err\n}\n"

@@ -94,6 +94,9 @@ class SinkCategory(StrEnum):
     XML_ENTITIES = "xml-entities"
     """Whether an XML parser expands entities, loads DTDs or reaches the network
     (``resolve_entities=False``, defusedxml): XXE and entity-expansion fixes live here."""
+    SESSION_ROTATION = "session-rotation"
+    """A session given a new identifier (``req.session.regenerate``, Django's ``cycle_key``):
+    session fixation is fixed or reopened here (CWE-384)."""
 
 
 class SinkLane(StrEnum):

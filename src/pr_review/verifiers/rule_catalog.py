@@ -558,6 +558,8 @@ SINK_FIX = {
     "markup as safe, where it is written.",
     "xml-entities": "Parse XML from input with entity expansion, DTDs and network access off "
     "(defusedxml, or lxml's resolve_entities=False, no_network=True).",
+    "session-rotation": "Give the session a new identifier when its privilege changes (log in, "
+    "log out, a role change), keeping only the data the new session needs.",
 }
 """How to fix a hit of each sink category (every category of ``SinkCategory`` has one)."""
 
