@@ -48,7 +48,7 @@ def _first_scope(path: str, source: str):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("path", "old", "new", "changed"), DECISION_EXAMPLES)
 def test_decision_examples(path: str, old: str, new: str, changed: bool) -> None:
     before = atoms_of(path, old, _first_scope(path, old)) if old else None  # "": a new function
-    after = atoms_of(path, new, _first_scope(path, new))
+    after = atoms_of(path, new, _first_scope(path, new), known=old or None)
     assert before is not None or not old
     assert after is not None
     assert (compare(before, after) is not None) is changed

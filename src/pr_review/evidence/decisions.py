@@ -14,8 +14,11 @@ imported from ``six``, ``six.u("x")``) rewritten as the literal itself when Pyth
 dropped; nor a test of the interpreter's version (``if PY2:``, ``sys.version_info >= (3,)``),
 whose branches count as code but not as a decision; nor code moved into a helper the PR adds, or
 taken back from one it removes: such a helper's decisions are read in place of the call, one
-level (:meth:`Sides.inlined`). Python is read with :mod:`ast`, other languages with tree-sitter
-(:func:`pr_review.evidence.grammars.decision_atoms`).
+level (:meth:`Sides.inlined`); nor an ``if`` calling a hook the PR adds, only when it is set
+(:func:`grammars.hook_tested`: it runs only for those who set the hook; its ``else`` is
+read); nor Go's request context handed on (:data:`CONTEXT_CALLS`); nor the order or
+repetition of a Go ``case``'s values. Python is read with :mod:`ast`, other languages with
+tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?); an
 empty base is a function the PR adds. ``HELPER_EXAMPLES`` hold whole files on each side.
@@ -54,7 +57,7 @@ CONVERSIONS = frozenset(
         "String", "Number", "Boolean", "Array", "Object",
         # Go
         "string", "int64", "int32", "uint", "uint64", "uint32", "byte", "rune", "float64",
-        "make", "append",
+        "make", "append", "context.Background", "context.TODO",
     }
 )  # fmt: skip
 """Calls that convert or build a value: no decision, whichever way a refactor writes them."""
@@ -64,6 +67,14 @@ SYNCHRONIZATION_CALLS = frozenset(
 """Taking or releasing a lock (``s.mu.RLock()``, ``self._lock.acquire()``), by the call's last
 name: when the function's work runs, not what it decides; locking is read by the
 ``concurrency`` factor, yellow at most (:mod:`pr_review.evidence.transfer`)."""
+CONTEXT_CALLS = frozenset({"Context", "WithContext"})
+"""Go's request context read or attached (``r.Context()``, ``req.WithContext(ctx)``), by the
+call's last name: what carries a request's deadline and cancellation to the calls it makes,
+not a decision (go-oauth2 handing ``r.Context()`` to its password handler was a token
+function deciding differently, held out on holdout73). ``context.WithTimeout`` and its
+kin, which set a deadline, still count."""
+QUIET_CALLS = SYNCHRONIZATION_CALLS | CONTEXT_CALLS
+"""Calls that are no decision by their last name (their arguments are still read)."""
 MESSAGE_CALLS = frozenset(
     {
         "Errorf", "Sprintf", "Sprint", "Sprintln", "Printf", "Println", "Wrap", "Wrapf",
@@ -273,7 +284,7 @@ def _python_call_atom(
     :data:`grammars.PREFIX_TESTS`); conversions, locks and literals' methods decide nothing."""
     if not in_condition and last_name(callee) in PREFIX_TESTS:
         return f"check {_condition(call, six)}", True
-    if callee in CONVERSIONS or last_name(callee) in SYNCHRONIZATION_CALLS or _literal_method(call):
+    if callee in CONVERSIONS or last_name(callee) in QUIET_CALLS or _literal_method(call):
         return None, False
     return f"call {last_name(callee)}", False
 
@@ -326,13 +337,20 @@ def _forwarded(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, s
     return None
 
 
-def _what_runs(node: ast.AST) -> list[ast.AST] | None:
+def _what_runs(
+    node: ast.AST, new_hook: Callable[[str], bool] | None = None
+) -> list[ast.AST] | None:
     """For a test that decides nothing, what runs of it: the ``else`` of ``if
-    TYPE_CHECKING`` (its body never runs), both branches of a test of the interpreter's
-    version (one behaviour spelled for each Python), nothing of such an ``assert``. None for
-    any other node (read as it is)."""
+    TYPE_CHECKING`` (its body never runs) and of an ``if`` calling a hook ``new_hook`` calls
+    new (:func:`python_hook_tested`: its body runs only where the hook is set), both branches
+    of a test of the interpreter's version (one behaviour spelled for each Python), nothing of
+    such an ``assert``. None for any other node (read as it is)."""
     if isinstance(node, ast.If) and _is_type_checking(node.test):
         return list(node.orelse)
+    if isinstance(node, ast.If) and new_hook is not None:
+        hook = python_hook_tested(node)
+        if hook is not None and new_hook(hook):
+            return list(node.orelse)
     if isinstance(node, ast.If | ast.IfExp | ast.Assert) and is_version_test(node.test):
         if isinstance(node, ast.If):
             return [*node.body, *node.orelse]
@@ -375,7 +393,37 @@ def tested_members(node: ast.AST) -> Counter[str]:
     )
 
 
-def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[str]:
+def _absent_from(text: str) -> Callable[[str], bool]:
+    """A test of whether a name is absent from ``text`` (as a whole word)."""
+    words = frozenset(re.findall(r"[A-Za-z_$][\w$]*", text))
+    return lambda name: name not in words
+
+
+def python_hook_tested(node: ast.If) -> str | None:
+    """The attribute an ``if`` only tests for being set, when its branch calls it: ``if
+    self.on_redirect is not None: self.on_redirect(url)``, ``if callable(opts.verify):``,
+    ``if self.hook: self.hook(x)`` (the attribute's name; a local is not an option). The
+    Python spelling of :func:`grammars.hook_tested`."""
+    test = node.test
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
+        right = test.comparators[0]
+        test = test.left if isinstance(right, ast.Constant) and right.value is None else test
+    elif isinstance(test, ast.Call) and ast.unparse(test.func) == "callable" and test.args:
+        test = test.args[0]
+    if not isinstance(test, ast.Attribute):
+        return None
+    wanted = ast.unparse(test)
+    for child in node.body:
+        for inner in ast.walk(child):
+            if isinstance(inner, ast.Call) and ast.unparse(inner.func) == wanted:
+                return test.attr
+    return None
+
+
+def _python_atoms(
+    node: ast.AST, six: dict[str, type] | None = None,
+    new_hook: Callable[[str], bool] | None = None,
+) -> Counter[str]:
     six = six or {}
     atoms: Counter[str] = tested_members(node)
     stack: list[tuple[ast.AST, bool, tuple[str, str] | None]] = [(node, False, None)]
@@ -383,7 +431,7 @@ def _python_atoms(node: ast.AST, six: dict[str, type] | None = None) -> Counter[
         current, in_condition, own = stack.pop()
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
             own = _forwarded(current)
-        runs = _what_runs(current)
+        runs = _what_runs(current, new_hook)
         if runs is not None:
             stack.extend((part, in_condition, own) for part in runs)
             continue
@@ -534,7 +582,11 @@ class SourceDecisions:
     """One side of a file, parsed once: its classes and functions by chain, and what each
     decides (Python on :mod:`ast`, other languages on their tree-sitter tree)."""
 
-    def __init__(self, path: str, source: str | None) -> None:
+    def __init__(self, path: str, source: str | None, known: str | None = None) -> None:
+        """``known``: the file's base text when this is its head side (the file existed):
+        an ``if`` calling a hook whose name it lacks runs only where the new hook is set
+        (:func:`grammars.hook_tested`, :func:`python_hook_tested`)."""
+        self._new_hook = None if not known else _absent_from(known)
         self._python: ast.Module | None = None
         self._six: dict[str, type] = {}
         self._tree: Tree | None = None
@@ -650,12 +702,12 @@ class SourceDecisions:
         """The decisions of ``scope``; None without a tree."""
         if self._python is not None:
             node = _python_function(self._python, scope.start)
-            return None if node is None else _python_atoms(node, self._six)
+            return None if node is None else _python_atoms(node, self._six, self._new_hook)
         if self._tree is not None:
             return grammars.decision_atoms(
                 self._tree, scope.start, scope.end, conversions=CONVERSIONS,
-                messages=SKIPPED_CALLS, quiet=SYNCHRONIZATION_CALLS,
-                error_value=self._error_value,
+                messages=SKIPPED_CALLS, quiet=QUIET_CALLS,
+                error_value=self._error_value, new_hook=self._new_hook,
             )  # fmt: skip
         return None
 
@@ -676,6 +728,12 @@ class Sides:
             "head": [f.path for f in files if f.status is not FileStatus.DELETED],
         }
         self._trees = {"base": base, "head": head}
+        self._base_of = {
+            f.path: f.old_path or f.path for f in files
+            if f.status not in (FileStatus.ADDED, FileStatus.DELETED)
+        }  # fmt: skip
+        """A changed file's base path by its head path: what its head side's new hooks are
+        new against."""
         self._parsed: dict[tuple[str, str], SourceDecisions] = {}
         self._defined: dict[str, dict[str, list[tuple[str, Scope]]]] = {}
 
@@ -687,7 +745,10 @@ class Sides:
         """The file at ``path`` on ``side`` (``base`` or ``head``), read and parsed once."""
         key = (side, path)
         if key not in self._parsed:
-            self._parsed[key] = SourceDecisions(path, self.source(side, path))
+            known = None
+            if side == "head" and path in self._base_of:
+                known = self.source("base", self._base_of[path])
+            self._parsed[key] = SourceDecisions(path, self.source(side, path), known)
         return self._parsed[key]
 
     def moved(
@@ -883,9 +944,12 @@ def dealiased(atoms: Counter[str] | None, aliases: Mapping[str, str]) -> Counter
     return _substituted(atoms, aliases)
 
 
-def atoms_of(path: str, source: str | None, scope: Scope) -> Counter[str] | None:
-    """The decisions of ``scope`` (a function or class of ``source``); None without a tree."""
-    return SourceDecisions(path, source).atoms_at(scope)
+def atoms_of(
+    path: str, source: str | None, scope: Scope, known: str | None = None
+) -> Counter[str] | None:
+    """The decisions of ``scope`` (a function or class of ``source``; ``known``: the file's
+    base text when ``source`` is its head); None without a tree."""
+    return SourceDecisions(path, source, known).atoms_at(scope)
 
 
 def compare(old: Counter[str] | None, new: Counter[str] | None) -> DecisionChange | None:
@@ -1004,6 +1068,128 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # the request's context handed on (go-oauth2, holdout73)
+        "server.go",
+        (
+            "package server\n\nfunc (s *Server) ValidationTokenRequest(r *http.Request) error {\n"
+            "\tuserID, err := s.PasswordAuthorizationHandler(r.FormValue(\"username\"))\n"
+            "\treturn err\n}\n"
+        ),
+        (
+            "package server\n\nfunc (s *Server) ValidationTokenRequest(r *http.Request) error {\n"
+            "\tuserID, err := s.PasswordAuthorizationHandler(\n"
+            "\t\tr.Context(), r.FormValue(\"username\"))\n"
+            "\treturn err\n}\n"
+        ),
+        False,
+    ),
+    (  # ... a deadline set is a decision
+        "server.go",
+        (
+            "package server\n\nfunc (s *Server) ValidationTokenRequest(r *http.Request) error {\n"
+            "\treturn s.check(r.Context())\n}\n"
+        ),
+        (
+            "package server\n\nfunc (s *Server) ValidationTokenRequest(r *http.Request) error {\n"
+            "\tctx, cancel := context.WithTimeout(r.Context(), time.Second)\n\tdefer cancel()\n"
+            "\treturn s.check(ctx)\n}\n"
+        ),
+        True,
+    ),
+    (  # a case's values are a set: a duplicate dropped matches the same (go-oauth2, holdout73)
+        "server.go",
+        (
+            "package server\n\nfunc (s *Server) GetAccessToken(err error) error {\n"
+            "\tswitch err {\n\tcase ErrInvalidCode, ErrMissingChallenge,\n"
+            "\t\tErrMissingChallenge:\n\t\treturn ErrInvalidGrant\n\t}\n\treturn err\n}\n"
+        ),
+        (
+            "package server\n\nfunc (s *Server) GetAccessToken(err error) error {\n"
+            "\tswitch err {\n\tcase ErrMissingChallenge, ErrInvalidCode:\n"
+            "\t\treturn ErrInvalidGrant\n\t}\n\treturn err\n}\n"
+        ),
+        False,
+    ),
+    (  # ... a value added is not
+        "server.go",
+        (
+            "package server\n\nfunc (s *Server) GetAccessToken(err error) error {\n"
+            "\tswitch err {\n\tcase ErrInvalidCode:\n"
+            "\t\treturn ErrInvalidGrant\n\t}\n\treturn err\n}\n"
+        ),
+        (
+            "package server\n\nfunc (s *Server) GetAccessToken(err error) error {\n"
+            "\tswitch err {\n\tcase ErrInvalidCode, ErrMissingChallenge:\n"
+            "\t\treturn ErrInvalidGrant\n\t}\n\treturn err\n}\n"
+        ),
+        True,
+    ),
+    (  # an optional handler the PR adds, called only when set (go-oauth2, holdout73)
+        "server.go",
+        (
+            "package server\n\nfunc (s *Server) token(w http.ResponseWriter, d Data) error {\n"
+            "\tw.Header().Set(\"Cache-Control\", \"no-store\")\n\treturn write(w, d)\n}\n"
+        ),
+        (
+            "package server\n\nfunc (s *Server) token(w http.ResponseWriter, d Data) error {\n"
+            "\tif fn := s.ResponseTokenHandler; fn != nil {\n\t\treturn fn(w, d)\n\t}\n"
+            "\tw.Header().Set(\"Cache-Control\", \"no-store\")\n\treturn write(w, d)\n}\n"
+        ),
+        False,
+    ),
+    (  # ... but one the base file already had is a hook users set: calling it decides
+        "server.go",
+        (
+            "package server\n\nfunc (s *Server) token(w http.ResponseWriter, d Data) error {\n"
+            "\tif fn := s.ResponseTokenHandler; fn != nil {\n\t\treturn fn(w, d)\n\t}\n"
+            "\treturn write(w, d)\n}\n"
+        ),
+        (
+            "package server\n\nfunc (s *Server) token(w http.ResponseWriter, d Data) error {\n"
+            "\treturn write(w, d)\n}\n"
+        ),
+        True,
+    ),
+    (  # a new member tested as input, not called, still decides (a token's `nbf` claim)
+        "verify.js",
+        "function verify (payload, now) {\n  return payload\n}\n",
+        (
+            "function verify (payload, now) {\n  if (payload.nbf) {\n"
+            "    if (payload.nbf > now) throw new NotBeforeError('jwt not active')\n  }\n"
+            "  return payload\n}\n"
+        ),
+        True,
+    ),
+    (  # a new callback option, in JavaScript and Python
+        "redirect.js",
+        "function follow (opts, url) {\n  return fetch(url)\n}\n",
+        (
+            "function follow (opts, url) {\n"
+            "  if (typeof opts.beforeRedirect === 'function') opts.beforeRedirect(url)\n"
+            "  return fetch(url)\n}\n"
+        ),
+        False,
+    ),
+    (
+        "auth.py",
+        "def authenticate(self, token):\n    return self.store.load(token)\n",
+        (
+            "def authenticate(self, token):\n    if self.on_token is not None:\n"
+            "        self.on_token(token)\n    return self.store.load(token)\n"
+        ),
+        False,
+    ),
+    (  # ... whose `else` is the code everyone else now runs: read
+        "auth.py",
+        "def authenticate(self, token):\n    return self.store.load(token)\n",
+        (
+            "def authenticate(self, token):\n    if self.verifier is not None:\n"
+            "        return self.verifier(token)\n    else:\n"
+            "        if not token:\n            raise Unauthorized()\n"
+            "    return self.store.load(token)\n"
+        ),
+        True,
+    ),
     (  # an error value built, then thrown, reworded as an error code (fastify-static, holdout71)
         "redirect.js",
         (

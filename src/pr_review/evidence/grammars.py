@@ -416,6 +416,7 @@ def decision_atoms(
     messages: frozenset[str] = frozenset(),
     quiet: frozenset[str] = frozenset(),
     error_value: re.Pattern[str] | None = None,
+    new_hook: Callable[[str], bool] | None = None,
 ) -> Counter[str] | None:
     """The decisions of the function spanning lines ``start``..``end`` of a parsed source.
 
@@ -430,7 +431,10 @@ def decision_atoms(
     message. A function whose one statement calls its own name (a wrapper's
     ``onBodySent(c) { this.handler.onBodySent(c) }``) forwards what it was asked: that call is
     a ``forward`` atom, which :func:`pr_review.evidence.decisions.compare` pairs with the same
-    call and otherwise ignores. None when no node spans those lines.
+    call and otherwise ignores. An ``if`` that only tests whether a hook or option is set
+    (:func:`hook_tested`) whose name ``new_hook`` calls new runs only for those who set it:
+    its test and its branch are no decisions, its ``else`` is read. None when no node spans
+    those lines.
     """
     node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
     if node is None:
@@ -445,6 +449,13 @@ def decision_atoms(
             continue
         if (current.start_byte, current.end_byte) in defaults:
             continue  # a nil-safe accessor's default: see _nil_receiver_defaults
+        if new_hook is not None and current.type == "if_statement":
+            hook = hook_tested(current, data)
+            if hook is not None and new_hook(hook):
+                otherwise = current.child_by_field_name("alternative")
+                if otherwise is not None:
+                    stack.append((otherwise, in_condition, own))
+                continue  # runs only where the new hook is set: see hook_tested
         callee = _callee(current, data) if current.type in _CALLS else ""
         if (
             callee in messages or _last(callee) in messages
@@ -466,6 +477,79 @@ def decision_atoms(
             (child, in_condition or deciding, own) for child in reversed(current.children)
         )
     return atoms
+
+
+def hook_tested(node: Any, data: bytes) -> str | None:
+    """The name an ``if`` statement only tests for being set, or None: Go's ``if fn :=
+    s.ResponseTokenHandler; fn != nil`` and ``if m.extractExtension != nil`` (the field's name),
+    JavaScript's ``if (opts.onRedirect)``, ``if (typeof this.hook === 'function')`` and ``if
+    (opts.verify != null)`` (a member's last name; a local variable is not an option), each
+    with a branch that calls what it tested (``if (payload.nbf) {...}`` tests input, not a
+    hook). Such an ``if`` runs its branch only for a caller who set the hook; with a hook the
+    PR adds, code that ran before runs as it did (go-oauth2 adding five optional handlers to
+    its token and authorize functions was red five times, held out on holdout73)."""
+    condition = node.child_by_field_name("condition")
+    if condition is None:
+        return None
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        condition = condition.named_children[0]
+    tested = _presence_test(condition, data)
+    branch = node.child_by_field_name("consequence")
+    if tested is None or branch is None or not _calls(branch, _text(tested, data), data):
+        return None  # a hook is tested to be called: `if (payload.nbf)` tests input
+    if tested.type == "identifier":
+        if node.type == "if_statement" and (init := node.child_by_field_name("initializer")):
+            tested = _bound_to(init, _text(tested, data), data)  # Go's `if fn := s.X; fn != nil`
+        else:
+            tested = None  # a local variable: not an option someone sets
+    if tested is None or tested.type not in ("member_expression", "selector_expression"):
+        return None
+    return _last_identifier(tested, data)
+
+
+_ABSENT = frozenset({"nil", "null", "undefined"})
+
+
+def _presence_test(condition: Any, data: bytes) -> Any | None:
+    """The expression ``condition`` tests for being set: ``x != nil``, ``x != null``, ``x !==
+    undefined``, ``typeof x === 'function'``, or a member read as a truth value."""
+    if condition.type in ("member_expression", "selector_expression"):
+        return condition
+    if condition.type != "binary_expression":
+        return None
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    op = _text(condition.child_by_field_name("operator"), data)
+    if left is None or right is None:
+        return None
+    if op in ("!=", "!==") and (right.type in _ABSENT or left.type in _ABSENT):
+        return left if right.type in _ABSENT else right
+    typeof_function = (
+        op in ("==", "===") and left.type == "unary_expression"
+        and _text(left, data).startswith("typeof")
+        and _text(right, data).strip("'\"") == "function"
+    )  # fmt: skip
+    return left.child_by_field_name("argument") if typeof_function else None
+
+
+def _calls(node: Any, callee: str, data: bytes) -> bool:
+    """Whether ``node`` holds a call of ``callee`` (written as it is in the test)."""
+    return any(
+        child.type == "call_expression"
+        and _text(child.child_by_field_name("function"), data) == callee
+        for child in _walk(node)
+    )
+
+
+def _bound_to(init: Any, name: str, data: bytes) -> Any | None:
+    """What Go's ``if`` initializer ``name := value`` binds ``name`` to (one name, one value)."""
+    if init.type != "short_var_declaration":
+        return None
+    left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
+    if left is None or right is None or left.named_child_count != 1:
+        return None
+    if right.named_child_count != 1 or _text(left.named_children[0], data) != name:
+        return None
+    return right.named_children[0]
 
 
 _PLAIN_VALUES = frozenset({
@@ -860,8 +944,17 @@ def _atoms_of_node(
     if kind in {"switch_case", "expression_case", "case_clause"}:
         value = node.child_by_field_name("value")
         if value is not None:
-            found.append(f"check case {_code_text(value, data)}")
+            found.append(f"check case {_case_values(value, data)}")
     return found, False
+
+
+def _case_values(value: Any, data: bytes) -> str:
+    """A case's values as the set they match: Go's ``case ErrA, ErrB, ErrB:`` written ``case
+    ErrA, ErrB:`` (a duplicate dropped, go-oauth2 on holdout73) or in another order matches
+    the same."""
+    if value.type != "expression_list":
+        return _code_text(value, data)
+    return ",".join(sorted({_code_text(v, data) for v in value.named_children}))
 
 
 def _thrown(node: Any, data: bytes) -> str:
