@@ -374,6 +374,9 @@ REPOS = {
     "xml-crypto": ("node-saml/xml-crypto", "javascript", "XML digital signatures and encryption"),
     "go-oauth2": ("go-oauth2/oauth2", "go", "OAuth 2.0 authorization server library"),
     "flask-jwt-extended": ("vimalloc/flask-jwt-extended", "python", "JWT authentication for Flask"),
+    "node-saml": ("node-saml/node-saml", "typescript", "SAML 2.0 service provider library"),
+    "scs": ("alexedwards/scs", "go", "HTTP session management"),
+    "requests-oauthlib": ("requests/requests-oauthlib", "python", "OAuth for requests"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
