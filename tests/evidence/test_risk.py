@@ -138,6 +138,23 @@ def test_check_then_act_on_shared_store_is_red() -> None:
     assert "check-then-act" in factors
 
 
+def test_an_upsert_after_a_read_is_atomic() -> None:
+    # scs's session stores (holdout74): a SELECT in Find, an upsert in Commit
+    find = ["\trow := p.db.QueryRow(\"SELECT data FROM sessions WHERE token = $1\", token)",
+            "\terr = row.Scan(&b)"]  # fmt: skip
+    upsert = [("\t_, err := p.db.Exec(\"INSERT INTO sessions (token, data) VALUES ($1, $2) "
+               "ON CONFLICT (token) DO UPDATE SET data = EXCLUDED.data\", token, b)")]
+    plain = ["\t_, err := p.db.Exec(\"INSERT INTO sessions (token, data) VALUES ($1, $2)\", token, b)"]
+    _, factors = _lane({"files": [file_diff("store.go", find + upsert, status=FileStatus.ADDED)]})
+    assert "check-then-act" not in factors
+    _, factors = _lane({"files": [file_diff("store.go", find + plain, status=FileStatus.ADDED)]})
+    assert "check-then-act" in factors
+    # a key-value write's own arguments make it atomic too
+    nx = ["    count = r.get(key)", "    if count is None:", "        r.set(key, 1, nx=True)"]
+    _, factors = _lane({"files": [file_diff("svc/limiter.py", nx, status=FileStatus.ADDED)]})
+    assert "check-then-act" not in factors
+
+
 def test_check_then_act_in_javascript_needs_the_event_loop_given_back_between() -> None:
     # mongoose's path trie (holdout35): a Map read then written with nothing awaited between
     trie = ["  let child = node.children.get(segment);", "  if (child == null) {",
