@@ -27,6 +27,7 @@ empty base is a function the PR adds. ``HELPER_EXAMPLES`` hold whole files on ea
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import re
 from collections import Counter
@@ -58,6 +59,9 @@ CONVERSIONS = frozenset(
         # Go
         "string", "int64", "int32", "uint", "uint64", "uint32", "byte", "rune", "float64",
         "make", "append", "context.Background", "context.TODO",
+        # Python text helpers of libraries that spanned Python 2 and 3 (oauthlib, Django)
+        "to_unicode", "to_native", "to_bytes", "to_native_string", "force_str", "force_bytes",
+        "force_text", "smart_str", "smart_bytes", "smart_text",
     }
 )  # fmt: skip
 """Calls that convert or build a value: no decision, whichever way a refactor writes them."""
@@ -235,6 +239,59 @@ def six_literal_names(tree: ast.Module) -> dict[str, type]:
     return names
 
 
+_BUILTINS = frozenset(dir(builtins))
+
+
+def builtin_aliases(tree: ast.Module) -> dict[str, str]:
+    """Module-level names bound to a builtin, however the module's branches bind them, by the
+    builtin they stand for: ``if is_py3: unicode = str`` (requests-oauthlib's Python 2 shim;
+    dropping it for ``str`` was an authentication function deciding differently, held out on
+    holdout74). A name also bound to anything else is no alias; neither is a builtin's own
+    name."""
+    bound: dict[str, set[str]] = {}
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If | ast.Try):
+            stack.extend([*node.body, *node.orelse])
+            if isinstance(node, ast.Try):
+                stack.extend([*node.finalbody, *(s for h in node.handlers for s in h.body)])
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    value = node.value
+                    bound.setdefault(target.id, set()).add(
+                        value.id if isinstance(value, ast.Name) else ""
+                    )
+        elif isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.AsyncFunctionDef
+                        | ast.ClassDef):
+            for name in _bound_names(node):
+                bound.setdefault(name, set()).add("")
+    return {
+        name: next(iter(values)) for name, values in bound.items()
+        if len(values) == 1 and next(iter(values)) in _BUILTINS and name not in _BUILTINS
+    }  # fmt: skip
+
+
+def _bound_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    definitions = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    return [node.name] if isinstance(node, definitions) else []
+
+
+class _AliasFolder(ast.NodeTransformer):
+    """Reads each module-level alias of a builtin as the builtin (:func:`builtin_aliases`)."""
+
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.aliases = aliases
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.aliases:
+            return ast.copy_location(ast.Name(self.aliases[node.id], node.ctx), node)
+        return node
+
+
 class _SixFolder(ast.NodeTransformer):
     """Replaces ``b("...")``/``u("...")`` calls of ``six`` by the literal they spell."""
 
@@ -347,8 +404,8 @@ def _what_runs(
     such an ``assert``. None for any other node (read as it is)."""
     if isinstance(node, ast.If) and _is_type_checking(node.test):
         return list(node.orelse)
-    if isinstance(node, ast.If) and new_hook is not None:
-        hook = python_hook_tested(node)
+    if isinstance(node, ast.If | ast.For) and new_hook is not None:
+        hook = python_hook_tested(node) if isinstance(node, ast.If) else python_hooks_run(node)
         if hook is not None and new_hook(hook):
             return list(node.orelse)
     if isinstance(node, ast.If | ast.IfExp | ast.Assert) and is_version_test(node.test):
@@ -418,6 +475,26 @@ def python_hook_tested(node: ast.If) -> str | None:
             if isinstance(inner, ast.Call) and ast.unparse(inner.func) == wanted:
                 return test.attr
     return None
+
+
+def python_hooks_run(node: ast.For) -> str | None:
+    """The registry a loop calls every entry of, by its key or attribute: ``for hook in
+    self.compliance_hook["access_token_request"]: url, headers, body = hook(url, headers,
+    body)`` (requests-oauthlib adding two hook points to its token requests, held out on
+    holdout74). Hooks registered under a name the PR adds run only for those who register
+    them, as with :func:`python_hook_tested`."""
+    if not isinstance(node.target, ast.Name):
+        return None
+    runs = any(
+        isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+        and inner.func.id == node.target.id
+        for child in node.body for inner in ast.walk(child)
+    )  # fmt: skip
+    registry = node.iter
+    if isinstance(registry, ast.Subscript) and isinstance(registry.slice, ast.Constant):
+        key = registry.slice.value
+        return key if runs and isinstance(key, str) and key.isidentifier() else None
+    return registry.attr if runs and isinstance(registry, ast.Attribute) else None
 
 
 def _python_atoms(
@@ -601,6 +678,9 @@ class SourceDecisions:
         if path.endswith(PYTHON_EXTENSIONS):
             self._python = parse_python(source)
             if self._python is not None:
+                aliases = builtin_aliases(self._python)
+                if aliases:  # a copy: the parsed tree is shared (pyast.parse_python)
+                    self._python = _AliasFolder(aliases).visit(copy.deepcopy(self._python))
                 self._top = python_scopes(self._python)
                 self._six = six_literal_names(self._python)
         else:
@@ -1068,6 +1148,55 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # a Python 2 shim dropped: `unicode` was `str` (requests-oauthlib, holdout74)
+        "oauth1_auth.py",
+        (
+            "from compat import is_py3\nif is_py3:\n    unicode = str\n\n"
+            "def sign(r):\n    if not isinstance(r.ctype, unicode):\n"
+            "        r.ctype = unicode(r.ctype)\n    return r\n"
+        ),
+        (
+            "def sign(r):\n    if not isinstance(r.ctype, str):\n"
+            "        r.ctype = str(r.ctype)\n    return r\n"
+        ),
+        False,
+    ),
+    (  # ... a name bound to something else too is no alias
+        "oauth1_auth.py",
+        (
+            "try:\n    text = unicode\nexcept NameError:\n    text = make_text\n\n"
+            "def sign(r):\n    if not isinstance(r.ctype, text):\n        raise TypeError()\n"
+            "    return r\n"
+        ),
+        (
+            "def sign(r):\n    if not isinstance(r.ctype, str):\n        raise TypeError()\n"
+            "    return r\n"
+        ),
+        True,
+    ),
+    (  # hooks registered under a name the PR adds (requests-oauthlib, holdout74)
+        "oauth2_session.py",
+        "def fetch_token(self, url, headers):\n    return self.request(url, headers=headers)\n",
+        (
+            "def fetch_token(self, url, headers):\n"
+            "    for hook in self.compliance_hook['access_token_request']:\n"
+            "        url, headers = hook(url, headers)\n"
+            "    return self.request(url, headers=headers)\n"
+        ),
+        False,
+    ),
+    (  # a trailing comma is a formatter's (node-saml, holdout74)
+        "saml.ts",
+        (
+            "function getLogoutUrl (req, cb) {\n"
+            "  return callbackify(() => this.getLogoutUrlAsync(req, true))(cb)\n}\n"
+        ),
+        (
+            "function getLogoutUrl (req, cb) {\n"
+            "  return callbackify(() => this.getLogoutUrlAsync(req, true,),)(cb)\n}\n"
+        ),
+        False,
+    ),
     (  # the request's context handed on (go-oauth2, holdout73)
         "server.go",
         (
