@@ -16,8 +16,10 @@ whose branches count as code but not as a decision; nor code moved into a helper
 taken back from one it removes: such a helper's decisions are read in place of the call, one
 level (:meth:`Sides.inlined`); nor an ``if`` calling a hook the PR adds, only when it is set
 (:func:`grammars.hook_tested`: it runs only for those who set the hook; its ``else`` is
-read); nor Go's request context handed on (:data:`CONTEXT_CALLS`); nor the order or
-repetition of a Go ``case``'s values. Python is read with :mod:`ast`, other languages with
+read), or a loop calling every hook registered under a name the PR adds
+(:func:`python_hooks_run`); nor Go's request context handed on (:data:`CONTEXT_CALLS`); nor
+the order or repetition of a Go ``case``'s values; nor a trailing comma; nor, in Python, a
+module-level alias of a builtin read as the builtin (:func:`builtin_aliases`). Python is read with :mod:`ast`, other languages with
 tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?); an
