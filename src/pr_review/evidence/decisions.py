@@ -19,8 +19,9 @@ level (:meth:`Sides.inlined`); nor an ``if`` calling a hook the PR adds, only wh
 read), or a loop calling every hook registered under a name the PR adds
 (:func:`python_hooks_run`); nor Go's request context handed on (:data:`CONTEXT_CALLS`); nor
 the order or repetition of a Go ``case``'s values; nor a trailing comma; nor, in Python, a
-module-level alias of a builtin read as the builtin (:func:`builtin_aliases`). Python is read with :mod:`ast`, other languages with
-tree-sitter (:func:`pr_review.evidence.grammars.decision_atoms`).
+module-level alias of a builtin read as the builtin (:func:`builtin_aliases`). Python is
+read with :mod:`ast`, other languages with tree-sitter
+(:func:`pr_review.evidence.grammars.decision_atoms`).
 
 Examples (run by the test suite, ``DECISION_EXAMPLES``): each pair is (base, head, changed?); an
 empty base is a function the PR adds. ``HELPER_EXAMPLES`` hold whole files on each side.
