@@ -1916,7 +1916,27 @@ DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
 )
 
 
+_HANDLERS = (
+    "package server\n\ntype Server struct {{\n\tCheck CheckHandler\n{field}}}\n\n"
+    "func (s *Server) token(w http.ResponseWriter, d Data) error {{\n{body}"
+    "\tw.Header().Set(\"Cache-Control\", \"no-store\")\n\treturn write(w, d)\n}}\n"
+)
+_HOOKED = "\tif fn := s.ResponseTokenHandler; fn != nil {\n\t\treturn fn(w, d)\n\t}\n"
+
 HELPER_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
+    (  # a handler field and its call added in one file: the PR's new hook (go-oauth2, holdout73)
+        {"server/server.go": _HANDLERS.format(field="", body="")},
+        {"server/server.go": _HANDLERS.format(
+            field="\tResponseTokenHandler ResponseTokenHandler\n", body=_HOOKED)},
+        False,
+    ),
+    (  # ... a field the base file had is a hook users set: newly calling it decides
+        {"server/server.go": _HANDLERS.format(
+            field="\tResponseTokenHandler ResponseTokenHandler\n", body="")},
+        {"server/server.go": _HANDLERS.format(
+            field="\tResponseTokenHandler ResponseTokenHandler\n", body=_HOOKED)},
+        True,
+    ),
     (  # code moved into a helper the PR adds in another module (python-rsa's
         # write_to_stdout): the security-named function decides what it did
         {
