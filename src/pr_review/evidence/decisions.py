@@ -80,6 +80,24 @@ call's last name: what carries a request's deadline and cancellation to the call
 not a decision (go-oauth2 handing ``r.Context()`` to its password handler was a token
 function deciding differently, held out on holdout73). ``context.WithTimeout`` and its
 kin, which set a deadline, still count."""
+CLOCK_CALLS = frozenset({"now", "utcnow", "today", "time", "monotonic", "perf_counter", "Now"})
+"""Reads of the clock by the call's last name (``datetime.utcnow()``,
+``datetime.now(timezone.utc)``, ``time.time()``, ``Date.now()``, Go's ``time.Now()``): which
+clock a function reads is one
+call, ``call clock``, so flask-login moving its cookie expiry from the deprecated ``utcnow()``
+to ``now(timezone.utc)`` decides what it did (held out on holdout72); a clock read added or
+removed, and the comparisons made with it, still count."""
+
+
+def _one_clock(atoms: Counter[str]) -> Counter[str]:
+    if not any(a.startswith("call ") and a[5:] in CLOCK_CALLS for a in atoms):
+        return atoms
+    out: Counter[str] = Counter()
+    for atom, count in atoms.items():
+        out["call clock" if atom.startswith("call ") and atom[5:] in CLOCK_CALLS else atom] += count
+    return out
+
+
 QUIET_CALLS = SYNCHRONIZATION_CALLS | CONTEXT_CALLS
 """Calls that are no decision by their last name (their arguments are still read)."""
 MESSAGE_CALLS = frozenset(
@@ -783,16 +801,17 @@ class SourceDecisions:
 
     def atoms_at(self, scope: Scope) -> Counter[str] | None:
         """The decisions of ``scope``; None without a tree."""
+        atoms = None
         if self._python is not None:
             node = _python_function(self._python, scope.start)
-            return None if node is None else _python_atoms(node, self._six, self._new_hook)
-        if self._tree is not None:
-            return grammars.decision_atoms(
+            atoms = None if node is None else _python_atoms(node, self._six, self._new_hook)
+        elif self._tree is not None:
+            atoms = grammars.decision_atoms(
                 self._tree, scope.start, scope.end, conversions=CONVERSIONS,
                 messages=SKIPPED_CALLS, quiet=QUIET_CALLS,
                 error_value=self._error_value, new_hook=self._new_hook,
             )  # fmt: skip
-        return None
+        return None if atoms is None else _one_clock(atoms)
 
 
 INLINE_DEPTH = 3
@@ -1151,6 +1170,29 @@ def _unpaired(atoms: Counter[str], renamed: Counter[str]) -> list[str]:
 
 
 DECISION_EXAMPLES: tuple[tuple[str, str, str, bool], ...] = (
+    (  # another read of the same clock (flask-login, holdout72)
+        "login_manager.py",
+        (
+            "def _set_cookie(self, response):\n"
+            "    expires = datetime.utcnow() + self.duration\n"
+            "    response.set_cookie(self.name, expires=expires)\n"
+        ),
+        (
+            "def _set_cookie(self, response):\n"
+            "    expires = datetime.now(timezone.utc) + self.duration\n"
+            "    response.set_cookie(self.name, expires=expires)\n"
+        ),
+        False,
+    ),
+    (  # ... an expiry compared with the clock is a decision
+        "login_manager.py",
+        "def _load_user(self, cookie):\n    return self.store.get(cookie.id)\n",
+        (
+            "def _load_user(self, cookie):\n    if cookie.expires < datetime.now(timezone.utc):\n"
+            "        return None\n    return self.store.get(cookie.id)\n"
+        ),
+        True,
+    ),
     (  # a Python 2 shim dropped: `unicode` was `str` (requests-oauthlib, holdout74)
         "oauth1_auth.py",
         (
@@ -2069,6 +2111,24 @@ concern changes what it decides once its own names (parameters and locals) are c
 order it declares them (:func:`alpha_renamed`)."""
 
 HOIST_EXAMPLES: tuple[tuple[dict[str, str], dict[str, str], bool], ...] = (
+    (  # go-oauth2 (holdout73): a pair of reads in an `if` initializer, one inlined
+        {"server.go": "package server\nfunc (s *Server) GetAccessToken(tgr *Req) error {\n"
+                      "\tif scope, fn := tgr.Scope, s.ScopeHandler; scope != \"\" && fn != nil {\n"
+                      "\t\treturn fn(tgr)\n\t}\n\treturn nil\n}\n"},
+        {"server.go": "package server\nfunc (s *Server) GetAccessToken(tgr *Req) error {\n"
+                      "\tif fn := s.ScopeHandler; tgr.Scope != \"\" && fn != nil {\n"
+                      "\t\treturn fn(tgr)\n\t}\n\treturn nil\n}\n"},
+        False,
+    ),
+    (  # ... a different read is a change
+        {"server.go": "package server\nfunc (s *Server) GetAccessToken(tgr *Req) error {\n"
+                      "\tif scope, fn := tgr.Scope, s.ScopeHandler; scope != \"\" && fn != nil {\n"
+                      "\t\treturn fn(tgr)\n\t}\n\treturn nil\n}\n"},
+        {"server.go": "package server\nfunc (s *Server) GetAccessToken(tgr *Req) error {\n"
+                      "\tif fn := s.ScopeHandler; tgr.Refresh != \"\" && fn != nil {\n"
+                      "\t\treturn fn(tgr)\n\t}\n\treturn nil\n}\n"},
+        True,
+    ),
     (  # moment's "optimize for loops" (holdout55): a length hoisted out of a loop bound
         {"src/lib/parse/token.js": (
             "export function addParseToken(token, callback) {\n  var i, func = callback;\n"

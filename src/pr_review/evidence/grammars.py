@@ -748,7 +748,9 @@ def read_aliases(tree: Tree, start: int, end: int) -> dict[str, str]:
     (:func:`plain_read`) under a name of their own: each declared in it (not a parameter),
     assigned exactly once (a declaration without a value is no assignment), from such a value,
     by name -> the value as decision atoms write it (``tokenLen`` -> ``token.length``, Go's
-    ``n`` -> ``len(parts)``). A loop bound hoisted into such a local decides what it did."""
+    ``n`` -> ``len(parts)``; each name of Go's ``scope, fn := tgr.Scope, s.Handler``, as
+    go-oauth2 inlining such an ``if`` initializer was red, held out on holdout73). A loop bound
+    hoisted into such a local decides what it did."""
     node = _spanning(tree.root, start - 1, end - 1) if tree.root is not None else None
     if node is None:
         return {}
@@ -781,12 +783,13 @@ def read_aliases(tree: Tree, start: int, end: int) -> dict[str, str]:
         )
         if kind == "variable_declarator" and right is None:
             continue  # `var i, n;` declares, assigns nothing
+        pairwise = len(names) == len(rights)  # Go's `scope, fn := tgr.Scope, s.Handler`
         for i, name in enumerate(names):
             if name.type != "identifier":
                 continue
-            value = _code_text(rights[0], tree.data) if len(names) == len(rights) == 1 else None
+            value = _code_text(rights[i], tree.data) if pairwise else None
             values.setdefault(_text(name, tree.data), []).append(
-                value if value is not None and plain_read(value) and i == 0 else None
+                value if value is not None and plain_read(value) else None
             )
     return {
         name: assigned[0] for name, assigned in values.items()
