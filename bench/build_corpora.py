@@ -377,6 +377,10 @@ REPOS = {
     "node-saml": ("node-saml/node-saml", "typescript", "SAML 2.0 service provider library"),
     "scs": ("alexedwards/scs", "go", "HTTP session management"),
     "requests-oauthlib": ("requests/requests-oauthlib", "python", "OAuth for requests"),
+    "express-openid-connect": ("auth0/express-openid-connect", "javascript",
+                               "OpenID Connect middleware for Express"),
+    "oathkeeper": ("ory/oathkeeper", "go", "identity and access proxy"),
+    "django-cors-headers": ("adamchainz/django-cors-headers", "python", "CORS headers for Django"),
 }
 
 _MERGE = re.compile(r"^Merge pull request #(\d+) ")
