@@ -26,6 +26,8 @@ from pr_review.sources.paths import PathKind, classify
         ("svc/store_test.go", PathKind.TEST),
         ("testutils/assert/equal.go", PathKind.TEST),
         ("internal/testutil/server.go", PathKind.TEST),
+        ("end-to-end/fixture/helpers.js", PathKind.TEST),  # express-openid-connect (holdout75)
+        ("src/end_to_end.js", PathKind.CODE),
         ("jwt/testdata/token.json", PathKind.TEST),
         ("openpgp/test_data/pqc/v4-eddsa-sample-sk.asc", PathKind.TEST),  # go-crypto (holdout62)
         ("openpgp/read_write_test_data.go", PathKind.TEST),  # its test vectors

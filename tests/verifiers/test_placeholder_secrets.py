@@ -12,6 +12,7 @@ from pr_review.verifiers.secrets import (
     assigns_references,
     block_scalar,
     compares_types,
+    elided_private_key,
     held_by_base,
     looks_like_placeholder,
     loopback_settings,
@@ -518,3 +519,23 @@ def test_a_keyword_guess_on_a_typeof_comparison_is_information(line: str, typed:
     assert compares_types(line) is typed
     finding = _finding("src/signature-algorithms.ts", 59, set(), {"Secret Keyword"}, line)
     assert ("compared with `typeof`" in finding.message) is typed
+
+
+@pytest.mark.parametrize(
+    ("line", "elided"),
+    [
+        # express-openid-connect's generated configuration docs (holdout75)
+        (("clientAssertionSigningKey: '-----BEGIN PRIVATE KEY-----\\nMIIEo...PgCaw\\n"
+          "-----END PRIVATE KEY-----',"), True),
+        (("<span>&#39;-----BEGIN PRIVATE KEY-----</span><span>\\n</span><span>MIIEo...PgCaw"
+          "</span><span>\\n</span><span>-----END PRIVATE KEY-----&#39;</span>"), True),
+        (("key: '-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8Pb\\n"
+          "-----END RSA PRIVATE KEY-----'"), False),
+        ("-----BEGIN PRIVATE KEY-----", False),  # the body is on the lines below: read whole
+    ],
+)
+def test_a_private_key_with_an_elided_body_is_information(line: str, elided: bool) -> None:
+    assert elided_private_key(line) is elided
+    finding = _finding("docs/interfaces/ConfigParams.html", 88, {"private_key"}, set(), line)
+    assert ("elided" in finding.message) is elided
+    assert (finding.severity is VerifierSeverity.INFO) is elided

