@@ -494,14 +494,15 @@ def test_a_guess_whose_value_the_base_file_held_is_information(
     line: str, base: str, held: bool
 ) -> None:
     assert held_by_base(line, base.splitlines()) is held
-    finding = _finding("lib/authenticator.js", 5, set(), {"Secret Keyword"}, line, held=held)
+    finding = _finding("lib/authenticator.js", 5, set(), {"Secret Keyword"}, line,
+                       base=base.splitlines())  # fmt: skip
     assert ("before the PR" in finding.message) is held
     assert (finding.severity is VerifierSeverity.INFO) is held
 
 
 def test_a_provider_key_the_base_file_held_is_still_reported() -> None:
     line = 'aws_key = "AKIAIOSFODNN7EXAMPL3"'
-    finding = _finding("app.py", 1, {"aws_access_key"}, set(), line, held=True)
+    finding = _finding("app.py", 1, {"aws_access_key"}, set(), line, base=[line])
     assert finding.severity is VerifierSeverity.ERROR
 
 

@@ -83,10 +83,9 @@ kin, which set a deadline, still count."""
 CLOCK_CALLS = frozenset({"now", "utcnow", "today", "time", "monotonic", "perf_counter", "Now"})
 """Reads of the clock by the call's last name (``datetime.utcnow()``,
 ``datetime.now(timezone.utc)``, ``time.time()``, ``Date.now()``, Go's ``time.Now()``): which
-clock a function reads is one
-call, ``call clock``, so flask-login moving its cookie expiry from the deprecated ``utcnow()``
-to ``now(timezone.utc)`` decides what it did (held out on holdout72); a clock read added or
-removed, and the comparisons made with it, still count."""
+clock a function reads is one call, ``call clock``, so flask-login moving its cookie expiry
+from the deprecated ``utcnow()`` to ``now(timezone.utc)`` decides what it did (held out on
+holdout72); a clock read added or removed, and the comparisons made with it, still count."""
 
 
 _GO_CONTEXT_VARIANT = re.compile(r"^call ([A-Z]\w*?)(?:WithContext|Context)$")

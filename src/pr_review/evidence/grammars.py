@@ -508,11 +508,9 @@ def hook_tested(node: Any, data: bytes) -> str | None:
     branch = node.child_by_field_name("consequence")
     if tested is None or branch is None or not _calls(branch, _text(tested, data), data):
         return None  # a hook is tested to be called: `if (payload.nbf)` tests input
-    if tested.type == "identifier":
-        if node.type == "if_statement" and (init := node.child_by_field_name("initializer")):
-            tested = _bound_to(init, _text(tested, data), data)  # Go's `if fn := s.X; fn != nil`
-        else:
-            tested = None  # a local variable: not an option someone sets
+    if tested.type == "identifier":  # a local: an option only as Go's `if fn := s.X; fn != nil`
+        init = node.child_by_field_name("initializer")
+        tested = None if init is None else _bound_to(init, _text(tested, data), data)
     if tested is None or tested.type not in ("member_expression", "selector_expression"):
         return None
     return _last_identifier(tested, data)

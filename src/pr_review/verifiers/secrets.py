@@ -160,7 +160,7 @@ class Secrets:
                 public_pem=line in public.get(path, frozenset()),
                 block=block_scalar(heads.get(path, []), line),
                 service_env=service_container_env(path, heads.get(path, []), line),
-                held=held_by_base(added.get((path, line), ""), bases.get(path, [])),
+                base=bases.get(path, ()),
             )
             for path, line in sorted(set(hits) | set(ours))
         )
@@ -882,7 +882,7 @@ def _context_reading(
     container's settings, in loopback connection settings, in tests, docs or fixtures; a
     signed token or a fixture key in tests; a guessed credential in a sample context."""
     heuristic_only = not ours and detectors <= HEURISTIC_DETECTORS
-    fixture_kinds = ours | {DETECTOR_KINDS.get(d, d) for d in detectors}
+    fixture_kinds = _our_kinds(ours, detectors)
     kind = classify(path)
     readings = (
         (heuristic_only and service_env,
@@ -907,14 +907,21 @@ def _context_reading(
     return next((reading for holds, reading in readings if holds), None)
 
 
+def _our_kinds(ours: set[str], detectors: set[str]) -> set[str]:
+    """A line's kinds in our names: detect-secrets detectors that find what one of our patterns
+    does read as our kind (:data:`DETECTOR_KINDS`)."""
+    return ours | {DETECTOR_KINDS.get(d, d) for d in detectors}
+
+
 def _finding(
     path: str, line: int, ours: set[str], detectors: set[str], text: str = "",
-    *, public_pem: bool = False, block: str = "", service_env: bool = False, held: bool = False,
+    *, public_pem: bool = False, block: str = "", service_env: bool = False,
+    base: Sequence[str] = (),
 ) -> RawFinding:
     """One finding per line: our kind when we have one, else the detector's.
 
-    A guess (keyword or entropy detector) whose values are placeholders, that the base file
-    already held (``held``, see :func:`held_by_base`), or that sits in test code or
+    A guess (keyword or entropy detector) whose values are placeholders, that the file's base
+    version ``base`` (its lines) already held (:func:`held_by_base`), or that sits in test code or
     documentation (fixtures and examples), is reported as information, not as a leaked
     credential. Provider patterns (a real key's shape) are never downgraded.
     """
@@ -936,7 +943,7 @@ def _finding(
             if public_pem
             else _guessed_value(text, path, detectors)
         )
-    if reading is None and (ours | detectors) <= FIXTURE_KEY_KINDS | {"Private Key"} and (
+    if reading is None and _our_kinds(ours, detectors) <= FIXTURE_KEY_KINDS and (
         elided_private_key(text)
     ):
         reading = "a private key whose body is elided (`...`), a picture of a key, not one"
@@ -947,7 +954,7 @@ def _finding(
         placeholder_url_credentials(text)
     ):
         reading = "credentials for a loopback or example host, or a placeholder password"
-    if reading is None and heuristic_only and held:
+    if reading is None and heuristic_only and held_by_base(text, base):
         reading = ("the value was on a line of this file before the PR (moved, re-indented or "
                    "edited around), not added by it")
     if reading is None:
